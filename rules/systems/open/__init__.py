@@ -123,12 +123,15 @@ class OpenSystem(RuleSystem):
         return []
 
     def absolute_edit(self, enc: Encounter, action: Edit) -> Edit:
-        """Healing (`/combatant hp`, `hp+5`) does not bring back a combatant that is out: the GM's `hp=` does.
-        `/combatant hp` with a loss, mid-fight, stays a loss: `change_hp` deals it as damage."""
+        """Healing (`/combatant hp`, and in the fight `hp+5`) does not bring back a combatant that is out: the GM's `hp=`
+        does (before the fight its owner's too, and an `hp+5`, set-up, as the `hp=` it gives). `/combatant hp` with a
+        loss, mid-fight, stays a loss: `change_hp` deals it as damage."""
         c = enc.get(action.actor)
-        if c.status == "out" and (action.hp_change or 0) + action.deltas.get("hp", 0) > 0:
+        healing = action.hp_change is not None or enc.started
+        if c.status == "out" and healing and (action.hp_change or 0) + action.deltas.get("hp", 0) > 0:
+            who = "set its HP" if action.is_gm or not enc.started else "the GM sets its HP"
             raise IllegalAction(f"{c.name} is out of the fight (dead): healing does not bring it back. To bring it back "
-                                f"anyway, the GM sets its HP: `/combatant edit name:{c.name} sheet:\"hp=5\"`.")
+                                f"anyway, {who}: `/combatant edit name:{c.name} sheet:\"hp=5\"`.")
         if action.hp_change is not None and action.hp_change < 0 and enc.started and not action.raw_sheet and not action.deltas:
             return action
         edit = super().absolute_edit(enc, action)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from rules.actions import make_action
 from rules.dice import Dice
+from rules.errors import IllegalAction
 from rules.events import Victory
 from rules.geometry import Grid
 from rules.registry import get_system
@@ -77,6 +78,30 @@ def test_an_owner_setting_hp_before_the_fight_brings_an_out_combatant_back() -> 
     assert s.get("Alda").status == "out"
     s.run("edit", actor="Alda", raw_sheet={"hp": "4"}, gm=False, user_id=PLAYER)
     assert (s.get("Alda").hp, s.get("Alda").status) == (4, "active")
+
+
+def test_a_relative_hp_edit_before_the_fight_brings_an_out_combatant_back_as_hp_set_would() -> None:
+    """docs/commands.md: "`key+N` and `key-N` change any number a sheet holds from its value now ... they mix with
+    `key=value` pairs and are refused as the value they give would be"; docs/systems/open.md: "the GM's
+    `/combatant edit sheet:"hp=5"` brings it back (before the fight, its owner's too)". Before the fight Alda's player's
+    `hp+3` on her, out at 0 HP, brings her back at 3 HP as `hp=3` does, and so does the GM's `hp+3` on his Grak; the
+    refusal of `/combatant hp` (healing) tells her player to set the HP, not that only the GM can. In the fight the
+    GM's `hp+3` is healing, refused as before, telling the GM to set the HP."""
+    s = Scenario("open", death_saves="no").add("Alda", f"hp=0 max_hp=10 {SWORD}", at="B4")
+    s.add("Grak", f"hp=0 max_hp=10 {SWORD}", at="F5", owner=None, side="foes")
+    assert (s.get("Alda").status, s.get("Grak").status) == ("out", "out")
+    text = s.refused("edit", error=IllegalAction, actor="Alda", hp_change=3, gm=False, user_id=PLAYER)
+    assert "the GM sets" not in text and 'sheet:"hp=5"' in text
+    s.run("edit", actor="Alda", deltas={"hp": 3}, gm=False, user_id=PLAYER)
+    assert (s.get("Alda").hp, s.get("Alda").status) == (3, "active")
+    s.run("edit", actor="Grak", deltas={"hp": 3})
+    assert (s.get("Grak").hp, s.get("Grak").status) == (3, "active")
+    s.add("Orc", f"hp=9 {SWORD}", at="L9", owner=None, side="foes")
+    s.run("init_roll", [10, 1, 2])
+    s.run("edit", actor="Grak", hp_change=-30)
+    assert s.get("Grak").status == "out"
+    text = s.refused("edit", error=IllegalAction, actor="Grak", deltas={"hp": 3})
+    assert "healing does not bring it back" in text and "the GM sets" not in text and 'sheet:"hp=5"' in text
 
 
 def test_a_players_combatant_is_down_and_makes_death_saves() -> None:
