@@ -105,6 +105,8 @@ def _ties(enc: Encounter, opts: OptionValues, fighters: list[Combatant]) -> dict
 
 
 def _slots(enc: Encounter, opts: OptionValues) -> list[ordered.Slot]:
+    """The order's places: those in the fight, and those out of it that have an initiative, at their place (shown
+    there, marked out, taking no turn)."""
     fighters = [c for c in enc.combatants if c.in_fight]
     joined = {c.name: (i, 0) for i, c in enumerate(enc.combatants)}
     if opts.group_init:  # copies sharing a roll: together, at their first's place, in number order
@@ -117,7 +119,7 @@ def _slots(enc: Encounter, opts: OptionValues) -> list[ordered.Slot]:
             (-OpenCombatant.of(c).init_mod, -OpenCombatant.of(c).roll_off, joined[c.name]),
             takes_turns(enc, opts, c),
         )
-        for c in fighters
+        for c in enc.combatants if c.in_fight or c.initiative is not None
     ]
 
 
@@ -152,7 +154,8 @@ def back_in(enc: Encounter, opts: OptionValues, c: Combatant) -> None:
 
 
 def _ranking(enc: Encounter) -> list[Ranked]:
-    return [Ranked(name=n, initiative=enc.get(n).initiative or 0) for n in enc.order]
+    """The order a round begins with, of those in the fight."""
+    return [Ranked(name=n, initiative=c.initiative or 0) for n in enc.order if (c := enc.get(n)).in_fight]
 
 
 def _roll(enc: Encounter, c: Combatant, dice: Dice, shared: dict[tuple[str, str], tuple[int, Roll]], opts: OptionValues) -> Event:

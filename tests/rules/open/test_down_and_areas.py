@@ -194,6 +194,29 @@ def test_one_brought_back_acts_at_its_place_if_it_has_not_passed() -> None:
     assert (s.enc.round, s.enc.current) == (2, "Ann")
 
 
+def test_one_brought_back_leaves_another_that_is_out_in_the_order_shown() -> None:
+    """docs/commands.md: `/init order` shows the order; docs/systems/open.md: one brought back "takes its turns at its
+    place in the order". Orc, out in Ann's turn, is listed in `/init order` (marked out) and on the board's Order line;
+    Bo going out (`death_saves=no`) and the GM bringing him back with `hp=5` leaves Orc listed as he was, and so does
+    the next round."""
+    def shown() -> tuple[str, str]:
+        facts = s.system.facts(s.enc)
+        return "\n".join(s.system.present.order_lines(s.enc, facts)), "\n".join(s.system.present.board_extra(s.enc, facts))
+    s = with_bo(fight(death_saves="no"))
+    s.run("edit", actor="Orc", hp_change=-30)
+    order, board = shown()
+    assert "**Orc** (1) · foes · out" in order and "Orc 1" in board
+    s.run("edit", actor="Bo", hp_change=-30)
+    s.run("edit", actor="Bo", raw_sheet={"hp": "5"})
+    assert shown() == (order, board)
+    for name in ("Ann", "Grak", "Bo"):
+        assert s.enc.current == name
+        s.run("next", actor=name)
+    assert (s.enc.round, s.enc.current) == (2, "Ann")
+    order, board = shown()
+    assert "**Orc** (1) · foes · out" in order and "Orc 1" in board
+
+
 def test_coup_de_grace_on_a_helpless_target_is_a_critical_hit() -> None:
     """"`/coupdegrace target:X` is a melee attack from within 5 ft on a helpless target (paralysed, unconscious or
     down); a hit is a critical hit"."""
