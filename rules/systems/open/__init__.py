@@ -186,6 +186,8 @@ class OpenSystem(RuleSystem):
                 if c.initiative is None:  # it joined the fight out: it rolls its place now, as any joiner
                     events += turns.init_one(enc, self.option_values(enc), c, dice)
                 turns.back_in(enc, self.option_values(enc), c)
+                if c.name in OpenEncounter.of(enc).acted:  # its place has passed: it waits, and the reply says so
+                    events.append(JoinedFight(actor=c.name, round=enc.round + 1, initiative=c.initiative))
         elif c.status != "out" and c.hp is not None:
             if c.hp > 0 and status == "downed":
                 c.status = "active"

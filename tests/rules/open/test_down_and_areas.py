@@ -194,6 +194,26 @@ def test_one_brought_back_acts_at_its_place_if_it_has_not_passed() -> None:
     assert (s.enc.round, s.enc.current) == (2, "Ann")
 
 
+def test_the_reply_to_one_brought_back_after_its_place_has_passed_says_it_joins_next_round() -> None:
+    """docs/systems/open.md: "where that place has passed (before the one acting now), from the next round, listed in
+    its place among those who have acted (a project default, as for one brought back from out; the reply says `joins
+    the fight in round 2`)". Orc, out in Ann's turn and brought back in Bo's (after his place), is told to join in
+    round 2, as one added there is; brought back in Ann's turn (his place to come), the reply says nothing of it."""
+    s = with_bo(fight())
+    s.run("edit", actor="Orc", hp_change=-30)
+    s.run("next", actor="Ann")
+    s.run("next", actor="Grak")
+    assert s.enc.current == "Bo"
+    lines = s.text(s.run("edit", actor="Orc", raw_sheet={"hp": "5"}))
+    assert "**Orc** joins the fight in round 2, at initiative 1" in lines
+    res = s.run("add", name="Newt", raw_sheet={"hp": "5"}, at="L5", owner_id=PLAYER, init=40)
+    assert "**Newt** joins the fight in round 2, at initiative 40" in s.text(res)
+    s = with_bo(fight())
+    s.run("edit", actor="Orc", hp_change=-30)
+    lines = s.text(s.run("edit", actor="Orc", raw_sheet={"hp": "5"}))
+    assert not any("joins the fight" in line for line in lines)
+
+
 def test_one_brought_back_leaves_another_that_is_out_in_the_order_shown() -> None:
     """docs/commands.md: `/init order` shows the order; docs/systems/open.md: one brought back "takes its turns at its
     place in the order". Orc, out in Ann's turn, is listed in `/init order` (marked out) and on the board's Order line;
