@@ -22,6 +22,7 @@ the order of the steps and then of initiative; a mover dropped by one stops wher
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -252,10 +253,44 @@ def _walk(m: _Mover, start: _Pos, dirs: Sequence[str]) -> list[_Step]:
         steps.append(step)
         pos = step.pos
     if steps and not m.can_stop(pos):
-        why = (f"a {pos.mode} lands beyond it" if pos.mode != "stand" else
-               "someone else stands there, and an occupied square can only be passed")
-        raise IllegalAction(f"{m.name} cannot stop at {pos.cell.name}: {why}. Add steps to a free square.")
+        raise IllegalAction(f"{_no_stop(m, pos)}. Add steps to a free square.")
     return steps
+
+
+def _no_stop(m: _Mover, pos: _Pos) -> str:
+    """Why ``m`` cannot stop where ``pos`` is (`_Mover.can_stop` says it cannot)."""
+    why = (f"a {pos.mode} lands beyond it" if pos.mode != "stand" else
+           "someone else stands there, and an occupied square can only be passed")
+    return f"{m.name} cannot stop at {pos.cell.name}: {why}"
+
+
+def _toward(grid: Grid, a: Cell, b: Cell) -> str | None:
+    """The first step of the straight way from ``a`` to ``b`` (diagonal where the line goes across a row and a
+    column at once); None: ``a`` is ``b``."""
+    dx, dy = b.col - a.col, b.row - a.row
+    n = max(abs(dx), abs(dy))
+    return None if n == 0 else grid.direction(a, Cell(a.col + math.floor(dx / n + 0.5), a.row + math.floor(dy / n + 0.5)))
+
+
+def _obstacle_in_way(m: _Mover, start: _Pos, goal: Cell, budget: int) -> str | None:
+    """Where no way to ``goal`` within ``budget`` ft was found, the reason an obstacle gives, in the words of
+    `path:`: every step onto ``goal`` vaults it, or the straight way (a vault or leap on it goes straight on) lands
+    on an obstacle past a vault; None: no obstacle is the reason."""
+    if m.grid.terrain.get(goal) == "obstacle" and all(
+        m.ground(goal) - m.ground(n) <= m.height
+        for n in m.grid.neighbours(goal, diagonal=True) if n not in m.grid.blocked
+    ):
+        return f"{_no_stop(m, _Pos(goal, 'vault'))}. Pick a free square."
+    pos = start
+    while (d := pos.heading if pos.mode != "stand" else _toward(m.grid, pos.cell, goal)) is not None:
+        nxt = m.grid.step(pos.cell, d)
+        step = _No("edge") if nxt is None else _advance(m, pos, d, nxt)
+        if isinstance(step, _No):
+            if step.why != "land":
+                return None
+            return f"{_words(m, pos, d, nxt, step)}; no other way to {goal.name} is within {budget} ft. Pick another square."
+        pos = step.pos
+    return None
 
 
 def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
@@ -303,9 +338,12 @@ def _route(m: _Mover, start: _Pos, goal: Cell, budget: int) -> list[str]:
         # past the movement left, within twice as much, to say what the move would cost
         anyway = cheapest_path(start, is_goal, successors, budget=2 * budget, heuristic=heuristic)
         if anyway is None:
+            obstacle = _obstacle_in_way(m, start, goal, budget)
+            if obstacle is not None:
+                raise IllegalAction(obstacle)
             raise IllegalAction(
-                f"{m.name} cannot reach {goal.name} with {budget} ft of movement: walls, enemies, gaps or "
-                f"heights are in the way, or it is too far. Pick a nearer square."
+                f"{m.name} cannot reach {goal.name} with {budget} ft of movement: walls, enemies, gaps, "
+                f"obstacles or heights are in the way, or it is too far. Pick a nearer square."
             )
         raise IllegalAction(
             f"{goal.name} is {int(anyway[0])} ft of movement away but {m.name} has {budget} ft: pick a nearer square."

@@ -140,6 +140,33 @@ def test_vault_cannot_stop_on_the_obstacle_and_goes_straight() -> None:
         moved(enc, path="E N")
 
 
+def test_move_to_says_why_an_obstacle_bars_the_square() -> None:
+    """"**Vault** over an `obstacle` no higher than you costs 5 ft (...), landing on the square beyond it, so one two
+    squares deep is not crossed (...; mark such squares `climb` with their `height:` to let them be climbed onto)":
+    `/move to:` a square that every way onto vaults, or past such an obstacle two squares deep, gives the reason
+    `path:` gives, not that the square is too far."""
+    enc = duel("C4", "J9", enc=encounter(terrain={"D4": "obstacle"}))
+    with pytest.raises(IllegalAction) as stopped:
+        moved(enc, to="D4")
+    assert "Borin cannot stop at D4: a vault lands beyond it." in str(stopped.value)
+    assert "nearer" not in str(stopped.value) and "too far" not in str(stopped.value)
+    assert enc.get("Borin").position == "C4"
+    wall = {f"{col}{row}": "obstacle" for col in "ABCDEFGHIJKL" for row in (6, 7)}  # two deep, all across the map
+    for goal, at in (("C8", "C7"), ("E9", "E7")):
+        deep = duel("C4", "J2", enc=encounter(terrain=wall))
+        with pytest.raises(IllegalAction) as barred:
+            moved(deep, to=goal)
+        assert (f"Borin cannot land on the obstacle at {at}: a vault clears one square of an obstacle no higher than "
+                f"Borin (a deeper one is climbed only where the GM marks its squares `climb`)") in str(barred.value)
+        assert "nearer" not in str(barred.value) and "too far" not in str(barred.value)
+    # a tall obstacle is climbed onto, and a square out of reach for other reasons keeps the general words
+    tall = duel("C4", "J9", enc=encounter(terrain={"D4": "obstacle"}, heights={"D4": 8}))
+    assert moved(tall, to="D4")[0].get("Borin").position == "D4"
+    far = duel("C4", "J9", knight="agi=1 hp=9 move=10", enc=encounter(terrain={"D4": "obstacle"}))
+    with pytest.raises(IllegalAction, match="cannot reach H4 with 10 ft of movement: walls, enemies"):
+        moved(far, to="H4")
+
+
 def test_obstacle_height_option() -> None:
     """`obstacle_height` sets the height of unmarked obstacles (default 3 ft)."""
     enc = duel("C4", "J9", knight="agi=1 hp=9 size=short", enc=encounter(terrain={"D4": "obstacle"}, obstacle_height="6"))
