@@ -68,6 +68,7 @@ def _grant(ctx: ActionContext, action: Act) -> list[Event]:
     if not kinds:
         raise InputError("Say what to grant: `options:\"move\"`, `options:\"combat\"` or both.")
     st = KovCombatant.of(c)
+    st.granted = min(st.granted + len(kinds), 198)
     for k in kinds:
         if k == "move":
             st.move_actions += 1

@@ -80,7 +80,7 @@ def left(c: Combatant, lost: int = 0) -> ActionsLeft:
     """What ``c`` has left of its turn; ``lost``: the feet of its move the Combat Action just forfeited."""
     st = KovCombatant.of(c)
     return ActionsLeft(actor=c.name, feet_left=st.feet_left, move_actions=st.move_actions,
-                       combat_actions=st.combat_actions, lost=lost)
+                       combat_actions=st.combat_actions, granted=st.granted, lost=lost)
 
 
 def choose_weapon(opts: OptionValues, c: Combatant, name: str | None) -> Weapon:

@@ -127,6 +127,8 @@ class ActionsLeft(Event):
     feet_left: int = 0
     move_actions: Annotated[int, PUBLIC] = 0
     combat_actions: Annotated[int, PUBLIC] = 0
+    #: the extra actions granted this turn (a grant is announced to all)
+    granted: Annotated[int, PUBLIC] = 0
     #: the feet of a move under way the Combat Action forfeited (option ``split_move=no``): the combatant's too
     lost: Annotated[int, Of("actor")] = 0
 

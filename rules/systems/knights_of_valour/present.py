@@ -40,9 +40,10 @@ def order_text(order: list[Ranked]) -> str:
     return ", ".join(r.name if secret(r.initiative) else f"{r.name} {r.initiative}" for r in order)
 
 
-def left_text(feet_left: int, move_actions: int, combat_actions: int, hint: bool = True) -> str:
-    """``Move Action (25 ft) and Combat Action left``: "left" is said once; with both used, ``hint`` adds how the
-    turn ends (an action's reply leaves it out: the turn may already have ended by itself)."""
+def left_text(feet_left: int, move_actions: int, combat_actions: int, granted: int = 0, hint: bool = True) -> str:
+    """``Move Action (25 ft) and Combat Action left``: "left" is said once; with all used (``both``, unless the GM
+    ``granted`` extra actions this turn), ``hint`` adds how the turn ends (an action's reply leaves it out: the turn
+    may already have ended by itself)."""
     parts = []
     if not secret(feet_left) and feet_left > 0:  # a hidden one's: whether its feet ran out would tell them
         parts.append(f"Move Action ({feet_left} ft)")
@@ -54,7 +55,8 @@ def left_text(feet_left: int, move_actions: int, combat_actions: int, hint: bool
         return " and ".join(parts) + " left"
     if secret(feet_left):  # whether a hidden one's Move Action under way has feet left is its number
         return "Combat Action used"
-    return "both actions used, `/init next` ends the turn" if hint else "both actions used"
+    used = f"{'all' if granted else 'both'} actions used"
+    return f"{used}, `/init next` ends the turn" if hint else used
 
 
 def sheet_summary(c: Combatant) -> str:
@@ -176,7 +178,7 @@ class KovPresenter(Presenter[KovFacts]):
     def actions_left(self, e: ActionsLeft) -> str:
         lost = "" if not e.lost or secret(e.lost) else (
             f" ({e.lost} ft of the move were left: lost, as option `split_move=no` has it; `split_move=yes` keeps them)")
-        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions, hint=False)}{lost}"
+        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions, e.granted, hint=False)}{lost}"
 
     # -- attacks --------------------------------------------------------------------------------
     def _head(self, actor: str | None, target: str, weapon: str, mode: str, dist: int) -> str:
@@ -269,7 +271,7 @@ class KovPresenter(Presenter[KovFacts]):
             bits.append(c.status)
         elif enc.started and not enc.winner:
             if c.name == enc.current:
-                bits.append("▶ " + left_text(st.feet_left, st.move_actions, st.combat_actions))
+                bits.append("▶ " + left_text(st.feet_left, st.move_actions, st.combat_actions, st.granted))
             elif isinstance(enc.state, KovEncounter) and c.name in enc.state.acted:
                 bits.append("turn over")
             else:
@@ -294,4 +296,4 @@ class KovPresenter(Presenter[KovFacts]):
         if c is None:
             return ""
         st = KovCombatant.of(c)
-        return self.hidden_turn(enc, c, f"Round {enc.round} · {c.name} to act: {left_text(st.feet_left, st.move_actions, st.combat_actions)}")
+        return self.hidden_turn(enc, c, f"Round {enc.round} · {c.name} to act: {left_text(st.feet_left, st.move_actions, st.combat_actions, st.granted)}")

@@ -37,6 +37,8 @@ class KovCombatant(CombatantState):
     move_actions: int = Field(0, ge=0, le=99)
     #: Combat Actions left this turn
     combat_actions: int = Field(0, ge=0, le=99)
+    #: the extra actions the GM granted this turn (then "all", not "both", actions are used at its end)
+    granted: int = Field(0, ge=0, le=198)
     #: feet left of the Move Action under way
     feet_left: int = Field(0, ge=0, le=10_000)
     #: the turn has been used (moved or attacked)

@@ -512,6 +512,28 @@ def test_a_move_past_what_is_left_of_a_move_action_goes_on_into_the_next() -> No
     assert "has 50 ft of movement left" in granted("E E").refused("move", actor="M", path=" ".join(["E"] * 11))
 
 
+def test_with_granted_actions_all_used_the_reply_and_board_say_so() -> None:
+    """"every reply and the status board say which are left" (docs/systems/knights-of-valour.md): M, granted an extra
+    Move Action and an extra Combat Action, uses all four; the reply and the board say all actions are used, not
+    "both", and M's next turn, with no grant, says "both" again."""
+    s = Scenario("knights-of-valour", map="20x10", auto_end="no")
+    s.add("M", "hp=40 agi=3 weapons=longsword:1", side="a", at="B5")
+    s.add("E1", "hp=20 weapons=longsword:1", side="b", at="T10", owner=None)
+    s.run("init_roll")
+    s.run("act", actor="M", action="grant", options={"move": "", "combat": ""})
+    s.run("move", actor="M", path=" ".join(["E"] * 12))
+    s.run("act", actor="M", action="search")
+    res = s.run("act", actor="M", action="search")
+    assert "M: all actions used" in s.text(res) and not any("both" in line for line in s.text(res))
+    board = board_report(SYSTEM, s.enc).text()
+    assert "M to act: all actions used, `/init next` ends the turn" in board and "both" not in board
+    s.run("next", actor="M")
+    s.run("next", actor="E1")
+    s.run("move", actor="M", path="E")
+    res = s.run("act", actor="M", action="search")
+    assert "M: both actions used" in "\n".join(s.text(res))
+
+
 def test_a_fall_in_ones_own_turn_that_decides_the_fight_begins_no_next_turn() -> None:
     """"A side with everyone downed or out is beaten" (docs/systems/knights-of-valour.md) and "When one side alone has
     combatants able to act ... the bot announces the result once" (docs/commands.md): X, the last of side b able to
