@@ -213,8 +213,15 @@ class Presenter(Generic[F]):
         return for_reader(text, self.shown)
 
     def line(self, enc: "Encounter", c: "Combatant", facts: F) -> str:
-        """``c``'s board line as this view shows it."""
-        return self.hidden_line(enc, c) if self.hidden(c.name) else self.status_line(enc, c, facts)
+        """``c``'s board line as this view shows it: a hidden one's with its `public_notes`."""
+        if not self.hidden(c.name):
+            return self.status_line(enc, c, facts)
+        return " · ".join([self.hidden_line(enc, c), *self.public_notes(enc, c, facts)])
+
+    def public_notes(self, enc: "Encounter", c: "Combatant", facts: F) -> list[str]:
+        """What ``c``'s `status_line` says that a hidden combatant's line says to players too: no number of its own,
+        only what the board tells everyone elsewhere (that a condition keeps it from acting, say)."""
+        return []
 
     # -- events -------------------------------------------------------------------------------------
     def marked(self, e: Event) -> str:

@@ -277,8 +277,20 @@ class OpenPresenter(Presenter[OpenFacts]):
         elif c.status != "active":
             bits.append(c.status)
         elif facts.turn.current == c.name and facts.turn.points:
-            bits.append("▶ " + ("cannot act" if facts.held.get(c.name) else left_words(facts.turn.points[0], st.acted)))
+            bits.append(self._held(c, facts) or "▶ " + left_words(facts.turn.points[0], st.acted))
         return " · ".join(bits)
+
+    @staticmethod
+    def _held(c: Combatant, facts: OpenFacts) -> str:
+        """``▶ cannot act``: in its turn, a condition takes ``c``'s actions (else empty)."""
+        acting = c.status == "active" and facts.turn.current == c.name and facts.turn.points
+        return "▶ cannot act" if acting and facts.held.get(c.name) else ""
+
+    def public_notes(self, enc: Encounter, c: Combatant, facts: OpenFacts) -> list[str]:
+        """A hidden combatant's line, too, says that it cannot act in its turn, as the turn line and the effects line
+        (its condition) tell everyone."""
+        held = self._held(c, facts)
+        return [held] if held else []
 
     def board_extra(self, enc: Encounter, facts: OpenFacts) -> list[str]:
         lines = []

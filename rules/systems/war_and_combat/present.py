@@ -450,11 +450,10 @@ class WacPresenter(Presenter[WacFacts]):
                 f"(`/combatant edit` to drop it, `/encounter terrain` to change the hex)")
 
     # -- the board ----------------------------------------------------------------------------
-    def line(self, enc: Encounter, c: Combatant, facts: WacFacts) -> str:
-        """``c``'s board line as this view shows it: a hidden fighter's, too, says that it takes no action, as the
-        effects line tells everyone."""
-        line, why = super().line(enc, c, facts), facts.idle.get(c.name)
-        return f"{line} · {NO_ACTION.format(why=why)}" if why and self.hidden(c.name) else line
+    def public_notes(self, enc: Encounter, c: Combatant, facts: WacFacts) -> list[str]:
+        """A hidden fighter's line, too, says that it takes no action, as the effects line tells everyone."""
+        why = facts.idle.get(c.name)
+        return [NO_ACTION.format(why=why)] if why else []
 
     def status_line(self, enc: Encounter, c: Combatant, facts: WacFacts) -> str:
         st = WacCombatant.of(c)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rules.hidden import for_reader
+from rules.report import board_report
 from rules.systems.open.events import OpenRound
 from tests.scenario import Scenario
 
@@ -64,3 +65,22 @@ def test_a_log_written_before_the_roll_off_dice_were_kept_still_names_the_tie() 
                                     "rolled_off": ["Ann", "Bo"]})
     assert s.system.present.view(s.enc, frozenset()).text(old) == (
         "**Round 1** begins: order Bo 8, Ann 8; ties settled by a roll-off among Ann, Bo")
+
+
+def test_the_board_line_of_a_hidden_combatant_a_condition_stops_says_it_cannot_act() -> None:
+    """"The status board ... say `**Grak** · G3 W · hurt`" for a hidden combatant (docs/commands.md), and its
+    conditions are everyone's: the board's effects line and turn line name Wall's `stunned`. So in Wall's turn its
+    line says `▶ cannot act` to players as to the GM, with no number of its own; out of its turn, neither line does."""
+    s = Scenario("open").add("Ann", "hp=5 init=+0", at="B2")
+    s.add("Wall", "hp=30 init=+0", at="D2", owner=None, side="foes")
+    s.run("effect_add", effect="stunned", actor="Wall", rounds=3)
+    s.run("init_roll", [2, 15])
+    assert s.enc.current == "Wall" and "Wall" in s.enc.hidden_names()
+    board = board_report(s.system, s.enc).text()
+    assert "stunned on Wall" in board and "Wall cannot act (stunned)" in board  # already told to everyone
+    line = next(x for x in board.splitlines() if "**Wall**" in x)
+    assert line == "foes: **Wall** · D2 · unhurt · ▶ cannot act"
+    assert "▶ cannot act" in next(x for x in board_report(s.system, s.enc, numbers=True).text().splitlines() if "**Wall**" in x)
+    s.run("next", actor="Wall")
+    assert s.enc.current == "Ann"
+    assert not any("cannot act" in x for x in board_report(s.system, s.enc).text().splitlines() if "**Wall**" in x)
