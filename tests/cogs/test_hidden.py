@@ -945,3 +945,26 @@ async def test_combatant_show_gives_a_players_sheet_to_anyone_and_a_hidden_ones_
     assert "weapons=hammer,shield" in reply(await h.run("carol", "/combatant show", name="Borin")).text
     assert "weapons=axe" not in reply(await h.run("bob", "/combatant show", name="Grak")).text
     assert "weapons=axe" in reply(await h.run("gm", "/combatant show", name="Grak")).text
+
+
+async def test_war_and_combat_a_hidden_fighters_effect_on_its_defense_is_not_told_to_players(h: Harness) -> None:
+    """docs/commands.md: effects' changes "a hidden combatant's are the GM's numbers (`attack ±?` for players)", and
+    "No other number of a hidden combatant reaches players either, on any path: ... its defence and the terms of it":
+    a player's attack on a hidden fighter under `defense+3` names the effect, not its +3, in the reply and the
+    player's `/log`; the GM's `/log` keeps the number."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Eff", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="H4", facing="S",
+                sheet="str=14 agl=13 fighter=3 skills=broadsword:3 weapons=broadsword")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="H6", facing="N",
+                sheet="str=10 agl=10 fighter=3 skills=axe:2 weapons=axe")
+    await h.run("gm", "/init roll", roll="6,6,5,1,1,2")
+    await h.run("gm", "/effect add", name="Ward", target="Grak", rounds="2", ends="end of the round", mods="defense+3")
+    await h.run("bob", "/move", path="S")
+    await h.run("bob", "/init next")
+    await h.run("gm", "/init next", confirm="true", roll="6,6,6,1,1,1")
+    await h.run("bob", "/act", action="declare", options="intent=kill tactic=press")
+    await h.run("gm", "/act", combatant="Grak", action="declare", options="intent=kill tactic=hold")
+    sent = await h.run("bob", "/attack", target="Grak", roll="3,3,4")
+    players = public_texts(sent) + reply(await h.run("bob", "/log", count="1")).text
+    assert "vs Defense (front, ±? Ward)" in players and "+3 Ward" not in players
+    assert "vs Defense (front, +3 Ward) 16" in reply(await h.run("gm", "/log", count="1")).text

@@ -113,6 +113,7 @@ FIGHTS = [
         add_sheet="str=16 fighter=27 size=95 skills=axe:26 weapons=axe armor=62/94", edit_sheet="fighter=26 size=94",
         secret=lambda n: 26 <= n <= 99, spots=_cells("BCDEF", range(3, 8)), steps=("N", "NE", "SE", "S", "SW", "NW"),
         weapons={"Borin": ("broadsword",), "Alda": ("bow", "short-sword"), "Snaga": ("spear",)}, foe_weapons=("axe",),
+        tells=(r"[+−-]\d+ Ward\b",),  # an effect's change to a hidden fighter's Defense (its number, too small to stand out)
     ),
     Fight(
         "open", "12x10",
@@ -448,6 +449,7 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("gm", "/encounter settings", {"options": "declare=hidden"}),
         ("gm", "/combatant edit", {"name": "Grak", "sheet": "fighter=3 skills=axe:2 armor=leather"}),  # can be wounded
         ("gm", "/init roll", {}),  # movement: Snaga, Grak, Borin, Alda
+        ("gm", "/effect add", {"name": "Ward", "target": "Grak", "rounds": "3", "mods": "defense+3"}),
         ("gm", "/init next", {"combatant": "Snaga", "confirm": "true"}),
         ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),
         ("bob", "/init next", {"combatant": "Borin", "confirm": "true"}),

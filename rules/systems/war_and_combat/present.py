@@ -1,10 +1,10 @@
 """Every sentence of War & Combat: its events, status lines and board."""
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from rules.events import Attacked, Checked, Roll, Term
-from rules.hidden import secret
+from rules.hidden import SECRET, secret
 from rules.models import Combatant, Encounter
 from rules.present import Presenter
 from rules.systems.war_and_combat.events import (
@@ -162,6 +162,22 @@ def sheet_summary(c: Combatant, worn: str | None = None) -> str:
     return " · ".join(bits)
 
 
+def _unnumbered(t: Term) -> Term:
+    """A hidden Defense's term with its effects' changes as the GM's numbers (``±? Ward``); its rule's own words
+    (``front``, ``turned``) stay."""
+    hidden = signed(cast(int, SECRET))
+    return t.model_copy(update={"args": [f"{hidden} {_effect_change(a)}" if _effect_change(a) else a for a in t.args]})
+
+
+def _effect_change(arg: str | int) -> str | None:
+    """The effect's name in an effect's change to a Defense, as `attacks._adjustments` words it (``+3 Ward``: a
+    number of the defender's); None for any other arg (a rule's code: ``front``, ``turned``)."""
+    if not isinstance(arg, str) or arg in DEFENSES:
+        return None
+    amount, _, name = arg.partition(" ")
+    return name if name and amount[:1] in ("+", "−", "-") and amount[1:].isdigit() else None
+
+
 class WacPresenter(Presenter[WacFacts]):
     formats: ClassVar[dict[type, str]] = {
         WacInitiative: "wac_initiative",
@@ -202,7 +218,10 @@ class WacPresenter(Presenter[WacFacts]):
 
     def roll_text(self, r: Roll, outcome: str | None = None) -> str:
         """A task roll's line, saying why dice after the first throw were rolled: ``(3d6, then 3d6 again for the natural
-        18) +0 natural 18: the excess over 10 of the 3d6 rolled again``."""
+        18) +0 natural 18: the excess over 10 of the 3d6 rolled again``; a Defense this view hides names the effects
+        in it without their changes (``Defense (front, ±? Ward)``)."""
+        if secret(r.against) and r.versus is not None and TERM_ARGS.get(r.versus.code) is DEFENSES:
+            r = r.model_copy(update={"versus": _unnumbered(r.versus)})
         again = next((m for m in r.modifiers if m.code in ("open_end_high", "open_end_low")), None)
         if again is not None and r.label and not secret(r.label):
             times = again.args[0] if again.args and isinstance(again.args[0], int) else 1
