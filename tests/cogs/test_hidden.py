@@ -968,3 +968,24 @@ async def test_war_and_combat_a_hidden_fighters_effect_on_its_defense_is_not_tol
     players = public_texts(sent) + reply(await h.run("bob", "/log", count="1")).text
     assert "vs Defense (front, ±? Ward)" in players and "+3 Ward" not in players
     assert "vs Defense (front, +3 Ward) 16" in reply(await h.run("gm", "/log", count="1")).text
+
+
+async def test_war_and_combat_a_hidden_fighters_dropped_shield_is_not_named_to_players(h: Harness) -> None:
+    """docs/commands.md: "No other number of a hidden combatant reaches players either, on any path: ... its defence
+    and the terms of it"; docs/systems/war-and-combat.md: Defense "= 10 + Fighter rank + Agility modifier + shield
+    (from the front)". A hidden fighter's shield is a term of its Defense: players read that it drops what its left
+    arm held (and where it lands) and picks up what it dropped, as its shed armour goes unnamed; the GM reads the
+    shield."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="HD", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", facing="S",
+                sheet="fighter=3 weapons=broadsword")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="N10", facing="N",
+                sheet="str=15 agl=14 dex=14 fighter=3 weapons=axe shield=large")
+    await h.run("gm", "/init roll", roll="1,1,2,6,6,5")  # Grak moves first
+    sent = await h.run("gm", "/act", action="damage", target="Grak", options="light left arm", roll="3,3,4,1")
+    sent += await h.run("gm", "/act", combatant="Grak", action="pickup", options="shield")  # it landed at its feet
+    players = public_texts(sent) + reply(await h.run("bob", "/log", count="2")).text
+    assert "**Grak** drops what its left arm held: 🎲" in players and "**Grak** picks up what it dropped" in players
+    assert "shield" not in players
+    gm = reply(await h.run("gm", "/log", count="2")).text
+    assert "**Grak** drops its shield: 🎲" in gm and "**Grak** picks up its shield" in gm

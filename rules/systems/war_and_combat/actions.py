@@ -216,6 +216,8 @@ def _pickup(ctx: ActionContext, action: Act) -> list[Event]:
     st.dropped_at.pop(item, None)
     if item != "shield":  # a weapon picked up is in hand again
         st.wield = item
+    if item == "shield":  # a term of its Defense: named where its numbers are (`attacks._drop`)
+        return [EffectTaken(actor=c.name, effect="picks_up", item=item), *limit]
     return [EffectTaken(actor=c.name, effect="picks_up", detail=item), *limit]
 
 

@@ -484,13 +484,15 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> Effe
     1d6 for the direction if it leaves the hex), "at feet", or "1d6 hexes, random direction" (a 1d6
     for the hexes, one for the direction). It stops short of a wall or the map's edge. The event
     names the item, ``how``, the hex it lies in, the hexes the dice gave, those it went and the
-    direction, and carries the dice."""
+    direction, and carries the dice. A shield, a term of the fighter's Defense, is named as its ``item`` (hidden
+    where the fighter's numbers are, as shed armour is), the arm that held it in its place."""
     st = WacCombatant.of(t)
     if item not in st.dropped:
         st.dropped.append(item)
+    named, own = (sheet.shield_arm(t), item) if item == "shield" else (item, None)
     grid, at = enc.grid(), t.cell
     if grid is None or at is None:
-        return EffectTaken(actor=t.name, effect="drops", args=[item, how])
+        return EffectTaken(actor=t.name, effect="drops", args=[named, how], item=own)
     hexes, rolled, way = 0, [], grid.facings[0]
     with dice.rolling_for(t.name):
         if how == "1d6-1 m":
@@ -510,7 +512,7 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> Effe
         at, moved = nxt, moved + 1
     st.dropped_at[item] = at.name
     roll = Roll(dice=rolled) if rolled else None  # the distance's die, then the direction's: the presenter says so
-    return EffectTaken(actor=t.name, effect="drops", args=[item, how, at.name, hexes, moved, way], roll=roll)
+    return EffectTaken(actor=t.name, effect="drops", args=[named, how, at.name, hexes, moved, way], roll=roll, item=own)
 
 
 def lose_actions(enc: Encounter, t: Combatant, n: int) -> EffectTaken:

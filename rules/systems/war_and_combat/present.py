@@ -178,6 +178,14 @@ def _effect_change(arg: str | int) -> str | None:
     return name if name and amount[:1] in ("+", "−", "-") and amount[1:].isdigit() else None
 
 
+def _dropped(e: EffectTaken) -> str:
+    """What a ``drops`` effect drops: ``its axe``; a shield (its ``item``, the arm first in ``args``) ``its shield``,
+    or ``what its left arm held`` where the fighter's numbers are hidden (a term of its Defense)."""
+    if e.item is None:
+        return f"its {e.args[0]}"
+    return f"what its {e.args[0]} held" if secret(e.item) else f"its {e.item}"
+
+
 class WacPresenter(Presenter[WacFacts]):
     formats: ClassVar[dict[type, str]] = {
         WacInitiative: "wac_initiative",
@@ -361,6 +369,10 @@ class WacPresenter(Presenter[WacFacts]):
             return f"**{e.actor}** {FALLS[detail]}"
         if e.effect == "loses_action" and detail and detail.isdigit():
             detail = plural(int(detail), "action")
+        if e.effect == "picks_up" and e.item is not None:  # a shield: named where the fighter's numbers are
+            return f"**{e.actor}** picks up " + ("what it dropped" if secret(e.item) else f"its {e.item}")
+        if e.effect == "drops" and len(e.args) == 2:
+            return f"**{e.actor}** drops {_dropped(e)} ({e.args[1]})"
         text = EFFECTS.get(e.effect, e.effect).format(d=detail or "")
         joiner = "" if text.startswith("'") else " "
         shown = e.roll is not None and bool(e.roll.dice)
@@ -371,16 +383,17 @@ class WacPresenter(Presenter[WacFacts]):
             if e.roll is not None and shown:
                 dice = f"{e.args[1]}, direction" if len(e.roll.dice) > 1 and "direction" not in str(e.args[1]) else e.args[1]
                 how = f": {self.roll_text(e.roll.model_copy(update={'label': dice}))}"
-            return f"**{e.actor}** drops its {e.args[0]}{how}, it lies at {e.args[2]}"
+            return f"**{e.actor}** drops {_dropped(e)}{how}, it lies at {e.args[2]}"
         rolled = f" ({self.roll_text(e.roll)})" if e.roll is not None and shown else ""
         return f"**{e.actor}**{joiner}{text}{rolled}"
 
     def _landed(self, e: EffectTaken) -> str:
         """``**Grak** drops its axe: 🎲 5, 2 (1d6-1 m, then 1d6 for the direction): it lands 4 m away, 2 hexes to the
         north-east, at G4``: a dropped item's dice, then how far and which way it went, in words."""
-        item, how, at, hexes, moved, way = e.args
+        _, how, at, hexes, moved, way = e.args
+        item = _dropped(e)
         if how == "at feet":
-            return f"**{e.actor}** drops its {item} at its feet, at {at}"
+            return f"**{e.actor}** drops {item} at its feet, at {at}"
         dice = ""
         if e.roll is not None and e.roll.dice:
             label = f"{str(how).split(',')[0]}, then 1d6 for the direction" if len(e.roll.dice) > 1 else str(how)
@@ -390,11 +403,11 @@ class WacPresenter(Presenter[WacFacts]):
         away = f"{metres} m away, " if metres else ""
         if not hexes:
             where = "at its feet" if metres == 0 else f"{away}in its own hex"
-            return f"**{e.actor}** drops its {item}{dice}: it lands {where}, at {at}"
+            return f"**{e.actor}** drops {item}{dice}: it lands {where}, at {at}"
         short = f" (stopped {int(hexes) - int(moved)} short of the {hexes} by a wall or the map's edge)" if moved != hexes else ""
         verb = "lands" if how == "1d6-1 m" else "flies"
         count = f"{moved} hex{'es' if moved != 1 else ''}"
-        return f"**{e.actor}** drops its {item}{dice}: it {verb} {away}{count} to the {WAY_WORDS.get(str(way), way)}{short}, at {at}"
+        return f"**{e.actor}** drops {item}{dice}: it {verb} {away}{count} to the {WAY_WORDS.get(str(way), way)}{short}, at {at}"
 
     @staticmethod
     def _stun_defense(args: list[str | int], values: list[int]) -> str:
@@ -428,8 +441,6 @@ class WacPresenter(Presenter[WacFacts]):
             return TACTIC_STEPS[a[0]].format(*([a[1]] if a[0] == "retreat" else [WAYS[a[1]]]), a[2])
         if effect == "aims":
             return " at ".join(a)
-        if effect == "drops":
-            return f"{a[0]} ({a[1]})"
         if effect == "wounded":
             return f"a {a[0]} wound to the {a[1]} ({a[2]})"
         if effect == "healed":  # "its critical left arm wound", "its serious and light left arm wounds"
