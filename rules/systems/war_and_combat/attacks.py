@@ -153,15 +153,18 @@ def _lowered(rule: DefenseRule, opts: OptionValues, rank: int, agl: int) -> int:
 def _stun_taken(enc: Encounter, opts: OptionValues, t: Combatant, rounds: int) -> EffectTaken:
     """A stun's line, with the Defense attacks will use while it lasts and why: ``rounds`` and the Defense's rule
     (``stunned``, ``stunned_agility``; a helpless fighter's lower one: ``unconscious``, ``immobile``), then its own
-    numbers: that Defense, the Fighter rank's half and the Agility modifier."""
+    numbers: that Defense, the Fighter rank's half and the Agility modifier. A longer stun running is kept
+    (`turns.add_effect`): its rounds left follow the rule, so that the line says so."""
     st = WacCombatant.of(t)
+    running = active(enc.effects, t.name, "stun")
+    kept = [running.left] if running is not None and running.left > rounds else []
     rank, agl = sheet.fighter(t), sheet.modifier(t, "agl")
     if st.unconscious or st.immobile:  # "Unconscious characters have a base Defense of 3": it stays the lower
         value, why = HELPLESS.value(rank, agl), "unconscious" if st.unconscious else "immobile"
     else:
         value = _lowered(STUNNED, opts, rank, agl)
         why = "stunned_agility" if opts.down_agility else "stunned"
-    return EffectTaken(actor=t.name, effect="stun", detail=str(rounds), args=[rounds, why],
+    return EffectTaken(actor=t.name, effect="stun", detail=str(rounds), args=[rounds, why, *kept],
                        values=[value, rank // 2, agl],
                        roll=Roll(dice=[rounds], label="1d6"))
 

@@ -354,7 +354,7 @@ class WacPresenter(Presenter[WacFacts]):
     def effect_taken(self, e: EffectTaken) -> str:
         detail = self._effect_detail(e.effect, e.args, e.item) if e.args else e.detail
         if e.effect == "stun":  # the Defense used while stunned, and why (logged before: the rule's words)
-            detail = self._stun_defense(e.args, e.values) if len(e.args) == 2 else f"{detail} rounds, Defense 5 + half Fighter rank"
+            detail = self._stun_defense(e.args, e.values) if len(e.args) in (2, 3) else f"{detail} rounds, Defense 5 + half Fighter rank"
         if e.effect == "loses_action" and e.args == ["none_left"]:
             return f"**{e.actor}** would lose {e.detail} action, but has none left this round: nothing is lost"
         if e.effect == "slips" and len(e.args) in (3, 4):  # a Stumble-XX or Fumble-XX missed by 0 (4th: already down)
@@ -412,8 +412,9 @@ class WacPresenter(Presenter[WacFacts]):
     @staticmethod
     def _stun_defense(args: list[str | int], values: list[int]) -> str:
         """``6 rounds, Defense 5 + half Fighter rank 1 = 6``: a stun's rounds and the Defense used while it lasts
-        (`attacks._stun_taken`), its numbers left out where this view hides them."""
-        rounds, why = args
+        (`attacks._stun_taken`), its numbers left out where this view hides them; a third arg: the rounds left of the
+        longer stun running, which is kept."""
+        rounds, why, *kept = args
         if why in ("unconscious", "immobile"):
             words = f"Defense 3, not the stunned 5 + half Fighter rank: {why}, it gets no Fighter rank or Agility modifier"
         elif len(values) != 3 or any(secret(v) for v in values):
@@ -423,7 +424,8 @@ class WacPresenter(Presenter[WacFacts]):
             value, half, agl = values
             agility = f" + Agility modifier {signed(agl)} (option `down_agility`)" if why == "stunned_agility" else ""
             words = f"Defense 5 + half Fighter rank {half}{agility} = {value}"
-        return f"{rounds} round{'' if str(rounds) == '1' else 's'}, {words}"
+        under = f" (shorter than the {plural(int(kept[0]), 'round')} of the stun it is under, which runs on)" if kept else ""
+        return f"{rounds} round{'' if str(rounds) == '1' else 's'}{under}, {words}"
 
     @staticmethod
     def _effect_detail(effect: str, args: list[str | int], item: str | None = None) -> str:

@@ -216,3 +216,20 @@ def test_the_gms_wounds_and_heals_mid_fight_are_listed_under_gm_changes() -> Non
     assert "**Borin** is healed of its serious and critical left arm wounds" in s.text(res)
     s.run("act", action="damage", target="Grak", options={"light": "", "head": ""})
     assert for_reader(s.enc.gm_edits[-1], players_see(s.enc)) == "round 1: the GM changed Grak"
+
+
+def test_a_shorter_stun_into_a_running_one_says_the_running_one_stays():
+    """docs/systems/war-and-combat.md: "a stun, like every timed condition of the same name, never cuts short one
+    running: the longer is kept". A wound's 1-round stun on a fighter stunned for 6 says so: it is shorter than the
+    running stun, which stays, and the effect line keeps the 6 rounds; a longer one replaces it as before."""
+    s = duel()
+    s.run("act", [6], action="damage", target="Grak", options={"critical": "", "belly": ""})
+    res = s.run("act", [1], action="damage", target="Grak", options={"critical": "", "head": ""})
+    line = next(x for x in s.text(res) if "is stunned" in x)
+    assert "no action for 1 round" in line and "shorter than the 6 rounds of the stun it is under, which runs on" in line
+    assert any("Effect **stun** on **Grak** for 6 rounds" in x for x in s.text(res))
+    t = duel()
+    t.run("act", [1], action="damage", target="Grak", options={"critical": "", "belly": ""})
+    res = t.run("act", [5], action="damage", target="Grak", options={"critical": "", "head": ""})
+    line = next(x for x in t.text(res) if "is stunned" in x)
+    assert "no action for 5 rounds" in line and "shorter" not in line
