@@ -36,7 +36,7 @@ and, if it fails, the blow's hit location and impact dice.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from rules.actions import Move
 from rules.dice import Dice
@@ -162,12 +162,23 @@ def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None
                 yield (cell, turn), 1, f"pivot {turn}"
 
     assert c.cell is not None and c.facing is not None  # `_plan` refused a fighter off the map
+    if (closed := _closed(enc, grid, goal, taken)) is not None:  # no number of points reaches it
+        raise closed
     start: tuple[Cell, str] = (c.cell, c.facing)
     found = cheapest_path(start, lambda s: s[0] == goal and want in (None, s[1]), successors, budget,
                           heuristic=lambda s: grid.distance(s[0], goal))
     if found is None:
         raise IllegalAction(f"{c.name} cannot reach {goal.name} with {budget} movement point(s) left {_this_phase(c)}.")
     return [_step_of(label) for _, label in found[1]]
+
+
+def _closed(enc: Encounter, grid: Grid, cell: Cell, taken: Collection[Cell]) -> IllegalAction | None:
+    """The refusal of a move into ``cell`` where it is a wall or ``taken`` (a step of `path:`, or the hex `to:`
+    names), else None."""
+    if cell in grid.blocked:
+        return IllegalAction(f"{cell.name} is a wall: go around it.")
+    there = enc.at(cell) if cell in taken else None
+    return IllegalAction(f"{cell.name} is taken by {there.name}: go around.") if there is not None else None
 
 
 def _step_of(label: str) -> tuple[str, str]:
@@ -247,12 +258,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
             cost = st.owed
         if nxt is None:
             raise IllegalAction(f"A step {arg} from {cell.name} leaves the map.")
-        if nxt in grid.blocked:
-            raise IllegalAction(f"{nxt.name} is a wall: go around it.")
-        if nxt in taken:
-            there = enc.at(nxt)
-            assert there is not None  # a taken hex: someone stands there
-            raise IllegalAction(f"{nxt.name} is taken by {there.name}: go around.")
+        if (closed := _closed(enc, grid, nxt, taken)) is not None:
+            raise closed
         if enc.phase == "adjustment" and c.name in WacEncounter.of(enc).tactics and (hexes >= 1 or st.moved):
             raise IllegalAction(f"After its flurry, {c.name} adjusts at most one hex this phase.")
         if spent + cost > st.mp:

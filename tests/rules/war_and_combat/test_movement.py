@@ -526,3 +526,16 @@ def test_a_pass_through_without_the_points_to_finish_it_is_refused_for_the_point
     msg = s.refused("move", actor="Borin", path=path, options={"pass": ""})
     assert "costs 3 movement point(s) and Borin has 2 left" in msg and "in one go" in msg
     assert st(s, "Borin").carry is None
+
+
+def test_a_move_to_a_wall_hex_says_it_is_a_wall():
+    """docs/systems/war-and-combat.md: "`to:` finds the cheapest way on the same terms" as `path:`, whose step into a
+    wall is refused with "is a wall: go around it": no number of points reaches a wall, so `to:` a wall hex says so
+    (not that the points left are too few), and nothing moves; a hex another fighter stands in likewise."""
+    s = alone("pace=run")
+    s.enc.map.blocked.append("F5")
+    assert s.refused("move", actor="Borin", to="F5") == "F5 is a wall: go around it."
+    assert s.enc.get("Borin").position == "F6"
+    assert s.refused("move", actor="Borin", path="N") == "F5 is a wall: go around it."
+    s.add("Alda", "fighter=3", side="dwarves", at="G6", facing="N")  # a taken hex, likewise
+    assert s.refused("move", actor="Borin", to="G6") == "G6 is taken by Alda: go around."
