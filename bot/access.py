@@ -12,6 +12,8 @@ import functools
 
 import discord
 
+from rules.text import listing
+
 __all__ = ["ChannelAccess", "BOARD_NEEDS", "TEXT_NEEDS", "grant_text"]
 
 #: what posting or editing the status board needs (an embed)
@@ -52,9 +54,8 @@ def _lacking(allowed: discord.Permissions, needs: tuple[str, ...], thread: bool)
 def grant_text(lacking: list[str]) -> str:
     """What the GM is told: the permissions to grant, by their names in Discord's settings."""
     names = [f"**{_NAMES.get(n, n)}**" for n in lacking]
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return (
-        f"I cannot post the status board in this channel: grant Skirmish {listed} here (the channel's "
+        f"I cannot post the status board in this channel: grant Skirmish {listing(names)} here (the channel's "
         "settings → Permissions). Commands still work; the board comes back with the next change once granted."
     )
 

@@ -89,6 +89,11 @@ def joined(items: Sequence[str], limit: int, more: str = "", sep: str = "; ") ->
     return sep.join(kept) + (" " if kept else "") + rest
 
 
+def listing(items: Sequence[str]) -> str:
+    """``Grak``, ``Grak and Ugluk``, ``Grak, Snaga and Ugluk``."""
+    return items[0] if len(items) < 2 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def signed(n: int) -> str:
     if secret(n):
         return "±?"

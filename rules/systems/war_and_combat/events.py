@@ -67,12 +67,14 @@ class PhaseBegan(Event):
 
 class Engaged(Event):
     """``actor`` entered the zone of ``by`` (``zone``: threat or danger), or brought ``by`` into its
-    own zone of threat (``zone`` "own threat"): its movement stops."""
+    own zone of threat (``zone`` "own threat"): its movement stops. ``also``: the other enemies it is engaged with
+    there (a hex in two zones of threat engages both)."""
 
     kind: ClassVar[str] = "engaged"
     by: str
     zone: str
     at: str
+    also: list[str] = Field(default_factory=list)
 
 
 class FlurryBegan(Event):

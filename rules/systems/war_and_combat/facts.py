@@ -12,6 +12,7 @@ from rules.systems.war_and_combat.state import WacCombatant, WacEncounter, Wound
 from rules.systems.war_and_combat.tables import SEVERITIES, Wound
 from rules.systems.war_and_combat.turns import idle_why
 from rules.systems.war_and_combat.zones import engaged_with, wielded, zone_of
+from rules.text import listing
 from rules.turns import Turn
 
 __all__ = ["WacFacts", "facts_of"]
@@ -71,6 +72,6 @@ def _stopped(enc: Encounter) -> str | None:
     if c is None or grid is None or c.cell is None:
         return None
     if foes := engaged_with(enc, grid, c):
-        return f"engaged with {foes[0].name}"
+        return f"engaged with {listing([f.name for f in foes])}"
     zone = zone_of(enc, grid, c, c.cell)
     return f"in {zone[0].name}'s zone of {zone[1]}" if zone is not None else None

@@ -328,7 +328,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
     if begun is not None:
         events.append(begun)
     if stop is not None:
-        events.append(Engaged(actor=c.name, by=stop[0].name, zone=stop[1], at=cell.name))
+        also = [e.name for e in engaged_with(enc, grid, c) if e is not stop[0]]
+        events.append(Engaged(actor=c.name, by=stop[0].name, zone=stop[1], at=cell.name, also=also))
     if endangered is not None:
         events += _pass_through(enc, opts, c, endangered, dice)
     return events

@@ -30,7 +30,7 @@ from rules.systems.war_and_combat.events import (
 )
 from rules.systems.war_and_combat.facts import WacFacts
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
-from rules.text import plural, signed
+from rules.text import listing, plural, signed
 
 __all__ = ["WacPresenter", "sheet_summary"]
 
@@ -273,8 +273,10 @@ class WacPresenter(Presenter[WacFacts]):
 
     def engaged(self, e: Engaged) -> str:
         if e.zone == "own threat":
-            return f"**{e.actor}** brings {e.by} into its zone of threat at {e.at}: movement stops, they are engaged"
-        return f"**{e.actor}** enters {e.by}'s zone of {e.zone} at {e.at}: movement stops, they are engaged"
+            also = f"; it is also engaged with {listing(e.also)}" if e.also else ""
+            return f"**{e.actor}** brings {e.by} into its zone of threat at {e.at}: movement stops, they are engaged{also}"
+        also = f"; it is also engaged with {listing(e.also)}" if e.also else ""
+        return f"**{e.actor}** enters {e.by}'s zone of {e.zone} at {e.at}: movement stops, they are engaged{also}"
 
     def flurry_began(self, e: FlurryBegan) -> str:
         """The flurry's fighters and how they declare; those who can take no action say so, and are not asked."""
@@ -447,8 +449,7 @@ class WacPresenter(Presenter[WacFacts]):
             return f"a {a[0]} wound to the {a[1]} ({a[2]})"
         if effect == "healed":  # "its critical left arm wound", "its serious and light left arm wounds"
             severities = a[1:]
-            listed = severities[0] if len(severities) < 2 else f"{', '.join(severities[:-1])} and {severities[-1]}"
-            return f"its {listed} {a[0]} wound{'s' if len(severities) > 1 else ''}"
+            return f"its {listing(severities)} {a[0]} wound{'s' if len(severities) > 1 else ''}"
         return ", ".join(a)
 
     def flurry_ended(self, e: FlurryEnded) -> str:

@@ -38,3 +38,19 @@ def test_a_missile_weapon_in_hand_holds_no_zone():
     s = wac()
     s.add("Archer", "weapons=bow", side="a", at="F6", facing="N")
     assert zones_of(s.enc.grid(), s.get("Archer")) == (frozenset(), frozenset())
+
+
+def test_entering_two_enemies_zones_at_once_names_both():
+    """docs/systems/war-and-combat.md: "Entering an enemy's zone of threat ... stops the move and engages." A step into
+    a hex in two enemies' zones of threat engages both: the move's line, the board and the turn line name both."""
+    s = wac()
+    s.add("Borin", "str=14 agl=13 fighter=3 skills=broadsword:3 weapons=broadsword", side="dwarves", at="H4", facing="S")
+    s.add("Grak", "fighter=3 skills=axe:2 weapons=axe", side="orcs", at="H6", facing="N", owner=None)
+    s.add("Ugluk", "fighter=3 skills=axe:2 weapons=axe", side="orcs", at="G6", facing="NE", owner=None)
+    s.run("init_roll", [6, 6, 5, 1, 1, 2, 1, 1, 1])
+    res = s.run("move", actor="Borin", path="S")
+    assert "**Borin** enters Grak's zone of threat at H5: movement stops, they are engaged; it is also engaged with Ugluk" \
+        in s.text(res)
+    facts = s.system.facts(s.enc)
+    assert "▶ engaged with Grak and Ugluk: no moving" in s.system.present.status_line(s.enc, s.get("Borin"), facts)
+    assert "Borin (engaged with Grak and Ugluk: no moving)" in s.system.present.turn_label(s.enc, facts)
