@@ -43,13 +43,13 @@ LIMITS: dict[str, frozenset[str]] = {"ahead": frozenset({"ahead"}), "left": froz
 
 
 def wielded(c: Combatant) -> Weapon:
-    """The weapon in hand: the one wielded, else the sheet's first melee weapon, else its first."""
+    """The weapon in hand: the one wielded, else the sheet's first ("the first in hand", a bow as a sword)."""
     carried = sheet.weapons(c)
     name = WacCombatant.of(c).wield
     for w in carried:
         if w.name == name:
             return w
-    return next((w for w in carried if not w.ranged), carried[0])
+    return carried[0]
 
 
 def in_hand(c: Combatant) -> Weapon | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.systems.war_and_combat import zones
 from tests.rules.war_and_combat.build import alone, duel, fight, st, wac
 from tests.scenario import Scenario
 
@@ -83,3 +84,19 @@ def test_drawing_the_weapon_already_in_hand_is_refused():
     assert "Borin already has the broadsword in hand" in msg
     s.run("act", action="wield", actor="Borin", options={"dagger": ""})
     assert st(s, "Borin").wield == "dagger"
+
+
+@pytest.mark.parametrize(("weapons", "other"), [("bow,short-sword", "short-sword"), ("crossbow,dagger", "dagger")])
+def test_the_first_weapon_listed_is_in_hand_even_a_missile_weapon(weapons: str, other: str):
+    """The sheet's `weapons`: "catalogue weapons carried, the first in hand"; a fighter with "a bow in hand" has no
+    zone of threat; "A character may perform one quick action during each movement phase ... These include ...
+    drawing weapons": the bow or crossbow listed first is in hand, the melee weapon after it is carried and drawn
+    with `wield` (not refused as already in hand), and only then does it threaten."""
+    s = alone(f"weapons={weapons}")
+    borin = s.get("Borin")
+    assert zones.wielded(borin).name == weapons.split(",")[0]
+    assert zones.threat(s.enc.grid(), borin) == frozenset()
+    s.run("act", action="wield", actor="Borin", options={other: ""})
+    borin = s.get("Borin")
+    assert zones.wielded(borin).name == other.replace("-", " ")
+    assert zones.threat(s.enc.grid(), borin) != frozenset()
