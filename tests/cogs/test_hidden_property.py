@@ -453,6 +453,7 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("gm", "/init next", {"combatant": "Snaga", "confirm": "true"}),
         ("gm", "/init next", {"combatant": "Grak", "confirm": "true"}),
         ("bob", "/init next", {"combatant": "Borin", "confirm": "true"}),
+        ("tess", "/act", {"combatant": "Alda", "action": "wield", "options": "short-sword"}),  # the bow was in hand
         ("tess", "/init next", {"combatant": "Alda", "confirm": "true"}),  # the flurry of Alda, Grak, Snaga
         ("tess", "/act", {"combatant": "Alda", "action": "declare", "options": "intent=kill tactic=press"}),
         ("gm", "/act", {"combatant": "Grak", "action": "declare", "options": "intent=kill tactic=hold"}),

@@ -198,7 +198,7 @@ def carried(c: Combatant, name: str | None) -> Weapon:
         where = WacCombatant.of(c).dropped_at.get(w.name)
         raise IllegalAction(f"{c.name} has dropped its {w.name}{f' (it lies at {where})' if where else ''}: pick it up "
                             f"with `/act action:pickup options:\"{w.name}\"` standing there in a movement or adjustment "
-                            "step, or strike with another weapon (`weapon:`).")
+                            "step, or draw another in one (`/act action:wield`).")
     if not name:
         return w
     if w.name not in {x.name for x in sheet.weapons(c)}:
@@ -208,10 +208,17 @@ def carried(c: Combatant, name: str | None) -> Weapon:
     return w
 
 
-def wielding(enc: Encounter, c: Combatant, name: str | None) -> Weapon:
+def wielding(enc: Encounter, c: Combatant, name: str | None, *, melee: bool = True) -> Weapon:
     """The weapon ``c`` strikes with now (named, or the one in hand), refused when it lies on the ground (that
-    first: no other hand takes it up there) or its arms cannot wield it."""
+    first: no other hand takes it up there) or its arms cannot wield it. A ``melee`` blow strikes only with the
+    weapon in hand: another carried is drawn first ("Draw Weapon", a quick action of a movement phase)."""
     w = carried(c, name)
+    held = in_hand(c)
+    if melee and not w.ranged and (held is None or w.name != held.name):
+        now = f"has the {held.name} in hand, not the {w.name}" if held is not None else f"does not have the {w.name} in hand"
+        raise IllegalAction(f"{c.name} {now}: draw it with `/act action:wield "
+                            f"options:\"{w.name}\"` in a movement or adjustment step (a quick action) before striking "
+                            "with it.")
     limbs.arm_ready(enc, c)
     limbs.hands_ready(enc, c, w)
     return w
@@ -282,7 +289,8 @@ def _in_gap(opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapo
         return []
     if opts.polearm_gap == "refused":
         raise IllegalAction(f"{t.name} stands in the gap before the {w.name}'s head, which strikes only at its zone of "
-                            f"threat {w.reach} hexes off: strike with another weapon (`weapon:`), or hold.")
+                            f"threat {w.reach} hexes off: hold, and draw another weapon (`/act action:wield`) in a movement or "
+                            "adjustment step.")
     return [mod("obstructed", -5)]
 
 
@@ -581,7 +589,7 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
            dice: Dice) -> list[Event]:
     """A ranged strike, once in each of the movement and adjustment phases."""
     t = attack_target(enc, c, action.target, foe=True)
-    w = wielding(enc, c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None))
+    w = wielding(enc, c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None), melee=False)
     if not w.ranged or w.missile is None:
         raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
     st = WacCombatant.of(c)

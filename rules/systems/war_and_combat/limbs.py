@@ -57,8 +57,8 @@ def hands_ready(enc: Encounter, c: Combatant, w: Weapon) -> None:
     """Refuse a two-handed weapon when the other arm cannot help."""
     arm = sheet.shield_arm(c)
     if w.name in TWO_HANDED and limb_out(enc, c, arm):
-        raise IllegalAction(f"A {w.name} needs both arms, and {c.name}'s {arm} cannot help: strike with a one-handed "
-                            "weapon (`weapon:`).")
+        raise IllegalAction(f"A {w.name} needs both arms, and {c.name}'s {arm} cannot help: draw a one-handed "
+                            "weapon (`/act action:wield`) in a movement or adjustment step.")
 
 
 def crawling(c: Combatant) -> bool:

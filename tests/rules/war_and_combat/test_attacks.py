@@ -240,9 +240,24 @@ def test_a_polearm_cannot_strike_into_the_obstructed_gap_before_its_head():
     s = duel(grak="weapons=polearm,dagger skills=polearm:2")
     fight(s)
     s.run("act", action="hold", actor="Borin")
-    assert "gap before the polearm's head" in s.refused("attack", [4, 4, 3], actor="Grak", target="Borin")
-    res = s.run("attack", [1, 1, 2], actor="Grak", target="Borin", weapon="dagger")
-    assert res.events[0].weapon == "dagger"
+    msg = s.refused("attack", [4, 4, 3], actor="Grak", target="Borin")
+    assert "gap before the polearm's head" in msg and "/act action:wield" in msg
+
+
+def test_a_flurry_strikes_only_with_the_weapon_in_hand():
+    """"A character may perform one quick action during each movement phase ... These include ... drawing weapons"
+    and the sheet's `weapons`: "catalogue weapons carried, the first in hand": in the flurry Borin strikes with the
+    two-handed sword in hand; the dagger he carries is refused until `wield` draws it in a step (the refusal says
+    so, and nothing changes), and naming the weapon in hand is a blow like any other."""
+    s = duel(borin="weapons=two-handed-sword,dagger")
+    fight(s)
+    before = s.enc.model_dump()
+    msg = s.refused("attack", [4, 4, 3], actor="Borin", target="Grak", weapon="dagger")
+    assert "Borin has the two-handed sword in hand, not the dagger" in msg
+    assert '/act action:wield options:"dagger"' in msg and "quick action" in msg
+    assert s.enc.model_dump() == before
+    res = s.run("attack", [1, 1, 2], actor="Borin", target="Grak", weapon="two-handed-sword")
+    assert res.events[0].weapon == "two-handed sword"
 
 
 def test_a_polearm_strikes_into_its_gap_at_plus_five_as_an_option():
