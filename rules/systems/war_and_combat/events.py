@@ -211,11 +211,15 @@ class FacedAttacker(Event):
 
 class Interrupted(Event):
     """``actor`` interrupts the flurry under way and joins it (``participants`` now); before the
-    reveal (``revealed`` False) it declares with the others."""
+    reveal (``revealed`` False) it declares with the others: declaring in turn, after those ``ahead``
+    of it in the flurry-initiative order (its words, if given, wait for its own `/act action:declare`)."""
 
     kind: ClassVar[str] = "interrupt"
     participants: list[str]
     revealed: bool = False
+    ahead: list[str] = Field(default_factory=list)
+    #: its words (`intent=`, `tactic=`) are its declaration, made now
+    declares: bool = False
 
 
 class CollapsePrompt(Event):

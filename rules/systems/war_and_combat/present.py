@@ -471,6 +471,9 @@ class WacPresenter(Presenter[WacFacts]):
 
     def interrupted(self, e: Interrupted) -> str:
         then = ("its declaration is revealed at once" if e.revealed
+                else f"it declares in its turn of the flurry-initiative order, after {', '.join(e.ahead)} "
+                     "(`/act action:declare` then)" if e.ahead
+                else "one more to declare, it declares now" if e.declares
                 else "it declares with the others (`/act action:declare`)")
         return f"**{e.actor}** interrupts the flurry and joins it ({', '.join(e.participants)}): {then}"
 

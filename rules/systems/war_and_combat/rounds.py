@@ -246,13 +246,19 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     declaring = [c for c in fighters if c.name not in still]
     if est.in_turn:  # "1. Roll for Flurry Initiative 2. Declare Intention": the attacker declares first
         events += [_initiative(enc, opts, c, dice) for c in declaring]
-        declaring = sorted(declaring, key=lambda c: (WacCombatant.of(c).actions > 0, WacCombatant.of(c).flurry_init or 0), reverse=True)
+        declaring = _by_initiative(declaring)
     est.declarations = Declarations(participants={c.name: c.side for c in declaring})
     events[0] = FlurryBegan(participants=[c.name for c in declaring] + list(still), in_turn=est.in_turn, idle=still)
     if not declaring:  # nobody in it can take an action: nothing to wait for
         est.declarations.revealed = True
         events += _reveal(enc, opts, dice)
     return events
+
+
+def _by_initiative(cs: list[Combatant]) -> list[Combatant]:
+    """Those declaring in turn, in flurry-initiative order (those with actions first): "The attacker has the
+    benefit of declaring his intention first, to which the defender must respond"."""
+    return sorted(cs, key=lambda c: (WacCombatant.of(c).actions > 0, WacCombatant.of(c).flurry_init or 0), reverse=True)
 
 
 def _choice(options: Mapping[str, Any]) -> dict[str, str]:
@@ -276,8 +282,7 @@ def _facing_choice(enc: Encounter, c: Combatant, options: Mapping[str, Any]) -> 
     return {"face": foe.name}
 
 
-def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[str, Any], dice: Dice,
-            in_order: bool = True) -> list[Event]:
+def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[str, Any], dice: Dice) -> list[Event]:
     est = WacEncounter.of(enc)
     d = est.declarations
     if enc.phase != "flurry" or d is None:
@@ -286,7 +291,7 @@ def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[s
         raise IllegalAction(f"{c.name} is {why}: no action this round, so it declares nothing; the flurry goes on "
                             "without its declaration.")
     waiting = to_declare(enc)
-    if in_order and est.in_turn and waiting and c.name not in waiting:
+    if est.in_turn and waiting and c.name not in waiting:
         raise IllegalAction(f"{waiting[0]} declares first (the flurry initiative's order: \"the attacker has the benefit of "
                             f"declaring his intention first, to which the defender must respond\"); {c.name} responds after.")
     choice = _choice(options) | _facing_choice(enc, c, options)
@@ -346,9 +351,15 @@ def join(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[str,
     WacCombatant.of(c).turned = False
     events: list[Event] = [Interrupted(actor=c.name, participants=list(est.flurries[0]), revealed=d.revealed)]
     if not d.revealed:
-        if est.in_turn:  # the others have rolled their flurry initiative already
+        words = any(v is not None for v in options.values())
+        ahead: list[str] = []
+        if est.in_turn:  # the others have rolled their flurry initiative already: it takes its place in their order
             events.append(_initiative(enc, opts, c, dice))
-        return events + (declare(enc, opts, c, options, dice, in_order=False) if any(v is not None for v in options.values()) else [])
+            d.participants = {o.name: o.side for o in _by_initiative([enc.get(n) for n in d.participants])}
+            ahead = d.waiting()[: d.waiting().index(c.name)]
+        now = words and not ahead
+        events[0] = Interrupted(actor=c.name, participants=list(est.flurries[0]), ahead=ahead, declares=now)
+        return events + (declare(enc, opts, c, options, dice) if now else [])
     choice = _choice(options) | _facing_choice(enc, c, options)
     d.made[c.name] = choice
     extra = {k: v for k, v in choice.items() if k in ("guard", "face")}

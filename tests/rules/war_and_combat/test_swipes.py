@@ -279,3 +279,28 @@ def test_an_interrupt_out_of_the_flurry_phase_is_refused_in_plain_words():
     s = alda_steps()
     assert s.refused("act", action="interrupt", actor="Alda").startswith("An interrupt is made at a flurry under way")
     assert s.refused("act", action="swipe", actor="Alda", target="Grak").startswith("A swipe is made at a flurry")
+
+
+def test_an_interrupt_before_the_declarations_takes_its_place_in_the_flurry_initiative_order():
+    """"The attacker has the benefit of declaring his intention first, to which the defender must respond" and the
+    doc: before the reveal an interrupt "is one more to declare": declaring in turn, Alda (flurry initiative 18)
+    joins between Grak (21) and Borin (10); the words she gives are not taken ahead of Grak's: the reply says she
+    declares after Grak, and she does once Grak has, before Borin."""
+    s = wac(tactics_skew="no", declare="public")
+    s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
+    s.add("Grak", GRAK, side="orcs", at=near(s, "D4", "SE"), facing="NW", owner=None)
+    s.add("Alda", ALDA, side="dwarves", at="E3", facing="S")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2])
+    while s.enc.phase == "movement":
+        s.run("next", [1, 1, 2, 6, 6, 6] if s.enc.current == "Alda" else [], actor=s.enc.current)  # the last step
+    assert (st(s, "Borin").flurry_init, st(s, "Grak").flurry_init) == (10, 21)
+    res = s.run("act", [5, 5, 5], action="interrupt", actor="Alda", options={"intent": "kill", "tactic": "hold"})
+    said = "\n".join(s.text(res))
+    assert st(s, "Alda").flurry_init == 18
+    assert "after Grak" in said and "Alda** declares" not in said
+    assert s.enc.state.declarations.waiting() == ["Grak", "Alda", "Borin"] and not s.enc.state.declarations.made
+    s.run("act", action="declare", actor="Grak", options={"intent": "kill", "tactic": "press"})
+    assert "Alda declares first" in s.refused("act", action="declare", actor="Borin", options={})
+    s.run("act", action="declare", actor="Alda", options={"intent": "kill", "tactic": "hold"})
+    s.run("act", action="declare", actor="Borin", options={})
+    assert s.enc.state.declarations.revealed
