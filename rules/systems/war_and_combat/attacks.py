@@ -603,19 +603,10 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
         raise IllegalAction(f"{c.name} is engaged: it fights in the flurry phase, not with missiles.")
     if c.cell is None or t.cell is None:
         raise IllegalAction("Both must be on the map.")
-    hexes = grid.distance(c.cell, t.cell)
-    band = range_band(w.missile, hexes)
-    if band is None:
-        raise IllegalAction(f"{t.name} is {hexes} hexes away, beyond the {w.name}'s extreme range of {w.missile * 5}.")
-    name, range_mod = band
     kind = (words.target or opts.missile_target).lower()
     if kind not in MISSILE_TARGETS:
         raise InputError(f"`target=` is one of {', '.join(MISSILE_TARGETS)}.")
-    against, why = defense(enc, opts, grid, t, c)
-    confront = kind == "evading" and name == "point blank" and opts.close_missile == "defense"
-    level = against if confront else moving_target(MISSILE_TARGETS[kind], range_mod, against if kind == "evading" else 0)
-    melee = [str(FIRING_INTO_MELEE)] if engaged_with(enc, grid, t) else []
-    level += FIRING_INTO_MELEE if melee else 0
+    name, level, versus = _shot_level(enc, opts, grid, c, t, w, kind)
     extra: list[Modifier] = []
     aimed = words.aim
     if aimed is not None:
@@ -634,17 +625,33 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
     st.mp, st.full = 0, "shooting"  # "Launch/Shoot/Throw" is a full action: "Full Actions prohibit movement"
     if w.name in RELOADED:
         st.unloaded.append(w.name)
-    if melee:  # the +5 named
-        shot_at, aware = Term(code="range_melee", args=[name, kind, *melee]), Term(code="defense_aware_melee", args=[why, *melee])
-    else:
-        shot_at, aware = Term(code="range", args=[name, kind]), Term(code="defense_aware", args=[why])
     events = resolve_hit(enc, opts, grid, c, t, w, "kill", words, dice, skill=sheet.skill(c, w.name), attr="dex",
-                         target_level=(level, aware if confront else shot_at),
-                         extra=extra, missile=True, aimed=aimed)
+                         target_level=(level, versus), extra=extra, missile=True, aimed=aimed)
     shot = events[0]
     if isinstance(shot, WacAttacked) and shot.roll.success:
         return events
-    return events + _stray(enc, opts, grid, c, t, w, level, shot_at, dice)
+    return events + _stray(enc, opts, grid, c, t, w, dice)
+
+
+def _shot_level(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon,
+                kind: str) -> tuple[str, int, Term]:
+    """(range band, target level, its term) of ``c``'s shot with ``w`` at ``t``, moving as ``kind`` says: the
+    moving target row + the range band's modifier of ``t``'s own distance (+5 into a mêlée), or, an aware target
+    at point blank range, its Defense ("confrontational just like a mêlée attack"). Refused beyond extreme range."""
+    assert c.cell is not None and t.cell is not None and w.missile is not None
+    hexes = grid.distance(c.cell, t.cell)
+    band = range_band(w.missile, hexes)
+    if band is None:
+        raise IllegalAction(f"{t.name} is {hexes} hexes away, beyond the {w.name}'s extreme range of {w.missile * 5}.")
+    name, range_mod = band
+    against, why = defense(enc, opts, grid, t, c)
+    confront = kind == "evading" and name == "point blank" and opts.close_missile == "defense"
+    level = against if confront else moving_target(MISSILE_TARGETS[kind], range_mod, against if kind == "evading" else 0)
+    melee = [str(FIRING_INTO_MELEE)] if engaged_with(enc, grid, t) else []
+    level += FIRING_INTO_MELEE if melee else 0
+    if confront:
+        return name, level, Term(code="defense_aware_melee", args=[why, *melee]) if melee else Term(code="defense_aware", args=[why])
+    return name, level, Term(code="range_melee", args=[name, kind, *melee]) if melee else Term(code="range", args=[name, kind])
 
 
 def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
@@ -667,10 +674,12 @@ def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     return [EffectTaken(actor=c.name, effect="loads", detail=w)]
 
 
-def _stray(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon, level: int,
-           versus: Term, dice: Dice) -> list[Event]:
+def _stray(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon,
+           dice: Dice) -> list[Event]:
     """"Missed Shots: Treat accidental attacks against random targets in the missile's flight path as if
-    the attacker had a skill level of -5": one of those standing between, picked with a die."""
+    the attacker had a skill level of -5": one of those standing between, picked with a die. Only the skill
+    changes: the shot is judged at the one struck, its own range band and mêlée, moving as the option
+    `missile_target` says (the shooter's `target=` told how the one aimed at moves), with the shooter's pace."""
     assert c.cell is not None and t.cell is not None
     path = grid.line_cells(c.cell, t.cell)
     between = [x for cell in path if (x := enc.at(cell)) is not None and x is not c and x is not t]
@@ -679,8 +688,9 @@ def _stray(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Comb
     with dice.rolling_for(c.name):
         pick = dice.roll(1, len(between))[0] if len(between) > 1 else 1
     victim = between[pick - 1]
+    _, level, versus = _shot_level(enc, opts, grid, c, victim, w, opts.missile_target.lower())
     return resolve_hit(enc, opts, grid, c, victim, w, "kill", {}, dice, skill=MISSED_SHOT_SKILL, attr="dex",
-                       target_level=(level, versus), missile=True)
+                       target_level=(level, versus), extra=moving(enc, c), missile=True)
 
 
 def cdg_ready(c: Combatant) -> bool:

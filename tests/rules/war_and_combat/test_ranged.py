@@ -239,3 +239,21 @@ def test_loading_a_crossbow_one_does_not_carry_says_so():
     s = range_(20)
     assert "carries no crossbow" in s.refused("act", action="load", actor="Alda", options={"crossbow": ""})
     assert "no crossbow" in s.refused("act", action="load", actor="Alda")
+
+
+def test_a_missed_shot_strikes_a_bystander_at_its_own_range_band():
+    """"Missed Shots: Treat accidental attacks against random targets in the missile's flight path as if the attacker
+    had a skill level of -5" and "Point Blank (× 1/10) +0": only the skill changes; Ulf, 2 hexes from Alda, is within
+    the bow's point blank range (25 × 1/10), so the stray is judged there (unaware, moving: 15 + 0), not at the short
+    range (+5) of Grak, 10 hexes off, whom she aimed at."""
+    s = wac(map="40x40 hex", tactics_skew="no")
+    s.add("Alda", ARCHER, side="dwarves", at="F39", facing="N")
+    s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F39", *["N"] * 10), facing="N", owner=None)
+    s.add("Ulf", "weapons=axe", side="dwarves", at=near(s, "F39", "N", "N"), facing="N")
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 1, 2, 2])
+    res = s.run("attack", [1, 1, 2, 5, 5, 3], actor="Alda", target="Grak", weapon="bow")
+    shot, stray = [e for e in res.events if isinstance(e, Attacked)][:2]
+    assert (shot.roll.against, shot.roll.versus) == (20, Term(code="range", args=["short", "moving"]))
+    assert stray.target == "Ulf" and mod("skill", -5) in stray.roll.modifiers
+    assert (stray.roll.against, stray.roll.versus) == (15, Term(code="range", args=["point blank", "moving"]))
+    assert stray.roll.total == 13 - 5 + 1 and stray.roll.success is False
