@@ -33,9 +33,9 @@ def stunned(enc: Encounter, c: Combatant, pending: int = 0) -> bool:
 
 
 def _running(enc: Encounter, c: Combatant, code: str, pending: int) -> bool:
-    """``c`` has the condition ``code`` after ``pending`` round ends more are counted."""
-    effect = active(enc.effects, c.name, code)
-    return effect is not None and effect.left > pending
+    """``c`` has the condition ``code`` after ``pending`` round ends more are counted: any of its effects of that code
+    (one that those round ends end and the new one that follows it, put on at a round's start, are both there)."""
+    return any(e.code == code and e.target == c.name and e.left > pending for e in enc.effects)
 
 
 def refuse_if_idle(enc: Encounter, c: Combatant) -> None:

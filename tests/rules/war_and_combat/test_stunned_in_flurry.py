@@ -11,7 +11,7 @@ from rules.systems.war_and_combat.actions import ACTIONS
 from rules.systems.war_and_combat.events import FlurryInitiative
 from rules.systems.war_and_combat.flurry import to_declare
 from rules.systems.war_and_combat.turns import refuse_if_idle
-from tests.rules.war_and_combat.build import SYSTEM, duel, revealed, st, watched
+from tests.rules.war_and_combat.build import SYSTEM, duel, revealed, st, wac, watched
 from tests.scenario import Scenario
 
 STUN = ("Stunned characters lose half their Defense (i.e., Base 5 + half Fighter rank) and can take no action for "
@@ -198,3 +198,23 @@ def test_a_stunned_fighters_refusal_says_what_is_left_to_it_where_it_stands():
     assert s.enc.current == "Borin"
     stun(s, "Borin")
     assert "`/init next` ends its step, and it waits for the stun to end" in s.refused("move", actor="Borin", path="D5")
+
+
+def test_a_shock_stun_on_the_heels_of_another_waits_for_the_gm_round_after_round():
+    """Stun: "... can take no action for 1d6 rounds", and the doc: "A round that begins with nobody standing able to
+    act (all stunned or surprised) waits for the GM ... one round at a time". Borin's shock check stuns him for a
+    round at the start of round 2 and again at the start of round 3, as the first stun ends; Grak is stunned
+    throughout: round 3 waits for the GM as round 2 did, with nobody's step to take."""
+    s = wac()
+    s.add("Borin", "str=10 agl=13 fighter=3 skills=broadsword:3 weapons=broadsword", side="dwarves", at="C4", facing="S")
+    s.add("Grak", "str=10 agl=10 fighter=3 weapons=axe", side="orcs", at="N10", facing="N", owner=None)
+    s.run("init_roll", [6, 6, 5, 1, 1, 2])
+    s.run("act", action="damage", target="Borin", options={"critical": "", "right": "", "arm": ""})
+    stun(s, "Grak", 3)
+    while s.enc.round == 1:
+        s.run("next", [1, 1, 2, 4, 4, 4, 4, 4, 4] if s.enc.phase == "adjustment" else [], actor=s.enc.current)
+    for rnd in (2, 3):
+        assert s.enc.round == rnd and s.enc.current is None, (rnd, s.enc.current)
+        assert "nobody standing can take an action" in SYSTEM.present.turn_label(s.enc, SYSTEM.facts(s.enc))
+        if rnd == 2:
+            s.run("next", [1, 1, 2, 4, 4, 4, 4, 4, 4])
