@@ -12,7 +12,6 @@ from rules.systems.war_and_combat import flurry, harm, lengthy, rounds, sheet, w
 from rules.systems.war_and_combat.attacks import break_free, carried, load, restricted
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
-from rules.systems.war_and_combat.lengthy import refuse_if_busy
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
 from rules.systems.war_and_combat.movement import (
     circle,
@@ -232,8 +231,7 @@ def _aim(ctx: ActionContext, action: Act) -> list[Event]:
     c = acting(enc, action.actor)
     w = carried(c, action.weapon or ctx.words.weapon)  # refused when sheathed, dropped or not carried
     t = enc.get(action.target, "target") if action.target else None
-    refuse_if_busy(c, "aim")
-    full_action(c, "aiming")
+    full_action(c, "aiming", "aim")
     return [EffectTaken(actor=c.name, effect="aims", args=[w.name, *([t.name] if t else [])])]
 
 
@@ -243,7 +241,7 @@ def _sheathe(ctx: ActionContext, action: Act) -> list[Event]:
     st = WacCombatant.of(c)
     if st.sheathed:
         raise IllegalAction(f"{c.name}'s weapon is sheathed already: `/act action:wield` draws it.")
-    full_action(c, "sheathing a weapon")
+    full_action(c, "sheathing a weapon", "sheathe")
     st.sheathed = True
     return [EffectTaken(actor=c.name, effect="sheathes", detail=wielded(c).name)]
 

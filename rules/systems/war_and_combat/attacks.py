@@ -668,8 +668,7 @@ def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     w = w or st.unloaded[0]
     if w not in st.unloaded:
         raise IllegalAction(f"{c.name}'s {w} is loaded already.")
-    refuse_if_busy(c, "load")
-    full_action(c, "loading")
+    full_action(c, "loading", "load")
     st.unloaded.remove(w)
     return [EffectTaken(actor=c.name, effect="loads", detail=w)]
 

@@ -200,10 +200,12 @@ def quick_action(c: Combatant) -> list[Event]:
     return [] if st.quick_mp is None else [EffectTaken(actor=c.name, effect="quick_limit", detail=str(st.mp))]
 
 
-def full_action(c: Combatant, what: str) -> None:
-    """"Full Actions prohibit movement": ``what`` is made in a step in which ``c`` has neither moved
-    nor shot, and it moves and shoots no more in that phase."""
+def full_action(c: Combatant, what: str, verb: str) -> None:
+    """"Full Actions prohibit movement": ``what`` (to ``verb``) is made in a step in which ``c`` has neither moved
+    nor shot, and it moves and shoots no more in that phase; not while a lengthy action runs ("Lengthy Actions are
+    Full Actions that take more than one round to perform")."""
     st = WacCombatant.of(c)
+    lengthy.refuse_if_busy(c, verb)
     done_full(c, f"{what} is a full action too: make it in the next phase")
     if st.moved:
         raise IllegalAction(f"{c.name} has moved this phase: {what} is a full action, made in a phase without moving "

@@ -124,3 +124,21 @@ def test_the_gms_surprise_in_the_first_round_stops_a_lengthy_action():
     res = s.run("act", action="surprise", target="Borin")
     assert "**Borin** can take no action: it stops shedding its mail (a lengthy action broken off)" in s.text(res)
     assert WacCombatant.of(s.get("Borin")).busy is None and sheet.worn(s.get("Borin")).name == "mail"
+
+
+def test_no_full_action_while_a_lengthy_one_runs():
+    """"Full Actions prohibit movement; Lengthy Actions are Full Actions that take more than one round to perform": while
+    Borin sheds his mail, "Sheathe weapon", aiming and loading (full actions) are refused alike, saying why and what to
+    do, and change nothing; his sword stays in hand. Sheathing first, the shed waits for his next movement step."""
+    s = alone("armor=mail weapons=broadsword,crossbow")
+    WacCombatant.of(s.get("Borin")).unloaded.append("crossbow")  # it shot in an earlier round
+    s.run("act", action="shed", actor="Borin")
+    for action, verb in (("sheathe", "sheathe"), ("aim", "aim"), ("load", "load")):
+        msg = s.refused("act", action=action, actor="Borin")
+        assert f"Borin is shedding its mail (a lengthy action, done at the start of round 3): it cannot {verb}" in msg
+        assert "`/init next` ends its step" in msg
+    assert not WacCombatant.of(s.get("Borin")).sheathed
+    t = alone("armor=mail")
+    t.run("act", action="sheathe", actor="Borin")
+    assert "a lengthy action is a full action too: begin it in your next movement step" in t.refused(
+        "act", action="shed", actor="Borin")
