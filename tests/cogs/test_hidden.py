@@ -989,3 +989,26 @@ async def test_war_and_combat_a_hidden_fighters_dropped_shield_is_not_named_to_p
     assert "shield" not in players
     gm = reply(await h.run("gm", "/log", count="2")).text
     assert "**Grak** drops its shield: 🎲" in gm and "**Grak** picks up its shield" in gm
+
+
+async def test_kov_a_hidden_foes_move_on_a_granted_move_action_reads_alike_whatever_its_movement(h: Harness) -> None:
+    """docs/systems/knights-of-valour.md: "Of a hidden combatant whose Move Action is under way players are not told the
+    feet left, nor whether any are: ... after a move, `Grak: Combat Action left`". With a Move Action granted, Grak's
+    35 ft move began the granted one too where its Movement is 30 ft, not where it is 40 ft: players read the same
+    line either way (they read which one it began, so Grak's Movement); a Move Action granted after the move is told."""
+    seen = []
+    for move in ("30", "40"):
+        channel = f"m{move}"
+        await h.run("gm", "/encounter start", channel, system="knights-of-valour", name="K", map="16x10")
+        await h.run("gm", "/combatant add", channel, name="Borin", owner="@bob", side="dwarves", at="A1", sheet="agi=-1 hp=40 weapons=warhammer:2")
+        await h.run("gm", "/combatant add", channel, name="Grak", side="orcs", at="B8", sheet=f"agi=1 hp=90 move={move} weapons=warhammer:2")
+        await h.run("gm", "/init roll", channel)
+        granted = public_texts(await h.run("gm", "/act", channel, action="grant", options="move"))
+        sent = await h.run("gm", "/move", channel, combatant="Grak", path="E E E E E E E")
+        again = public_texts(await h.run("gm", "/act", channel, action="grant", options="move"))
+        seen.append((granted, public_texts(sent), again))
+        assert "Move Action (" in gm_private(sent)
+    assert seen[0] == seen[1]
+    assert "Grak: Move Action ×2 and Combat Action left" in seen[0][0]
+    assert "Grak: Combat Action left" in seen[0][1]
+    assert "Grak: Move Action and Combat Action left" in seen[0][2]

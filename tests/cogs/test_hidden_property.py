@@ -419,6 +419,7 @@ SCRIPTS: dict[str, tuple[tuple[Line, ...], ...]] = {
         ("gm", "/init roll", {}),
         ("gm", "/init order", {"set": "Orc 2, Orc 1"}),  # tied
         ("gm", "/act", {"combatant": "Grak", "action": "wield", "options": "dagger"}),
+        ("gm", "/act", {"combatant": "Grak", "action": "grant", "options": "move"}),  # its move's line tells no Movement
         ("gm", "/move", {"combatant": "Grak", "to": "E4"}),
     ),),
     "damage-grid": ((

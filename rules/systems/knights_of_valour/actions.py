@@ -72,6 +72,7 @@ def _grant(ctx: ActionContext, action: Act) -> list[Event]:
     for k in kinds:
         if k == "move":
             st.move_actions += 1
+            st.moves_told += 1
         else:
             st.combat_actions += 1
     return [Granted(actor=c.name, actions=kinds), left(c)]

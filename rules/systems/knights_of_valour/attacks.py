@@ -79,7 +79,7 @@ def _between(grid: Grid, opts: OptionValues, c: Combatant, t: Combatant) -> tupl
 def left(c: Combatant, lost: int = 0) -> ActionsLeft:
     """What ``c`` has left of its turn; ``lost``: the feet of its move the Combat Action just forfeited."""
     st = KovCombatant.of(c)
-    return ActionsLeft(actor=c.name, feet_left=st.feet_left, move_actions=st.move_actions,
+    return ActionsLeft(actor=c.name, feet_left=st.feet_left, move_actions=st.move_actions, moves_told=st.moves_told,
                        combat_actions=st.combat_actions, granted=st.granted, lost=lost)
 
 

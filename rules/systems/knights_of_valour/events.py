@@ -125,7 +125,10 @@ class ActionsLeft(Event):
     kind: ClassVar[str] = "left"
     #: the feet left of a move under way: the combatant's (they tell its Move)
     feet_left: int = 0
-    move_actions: Annotated[int, PUBLIC] = 0
+    #: the Move Actions not yet begun: the combatant's (after a move, how many it began tells its Movement)
+    move_actions: Annotated[int, Of("actor")] = 0
+    #: those players are told of (`KovCombatant.moves_told`)
+    moves_told: Annotated[int, PUBLIC] = 0
     combat_actions: Annotated[int, PUBLIC] = 0
     #: the extra actions granted this turn (a grant is announced to all)
     granted: Annotated[int, PUBLIC] = 0

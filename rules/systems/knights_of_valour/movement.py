@@ -412,6 +412,7 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, dice: Dic
         st.feet_left += sheet.movement(c)
     available = st.feet_left
     st.feet_left -= cost
+    st.moves_told = 0
     spend(enc, c)
     events: list[Event] = []
     strides = list(_strides(m, start, steps))

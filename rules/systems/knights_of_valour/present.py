@@ -178,7 +178,8 @@ class KovPresenter(Presenter[KovFacts]):
     def actions_left(self, e: ActionsLeft) -> str:
         lost = "" if not e.lost or secret(e.lost) else (
             f" ({e.lost} ft of the move were left: lost, as option `split_move=no` has it; `split_move=yes` keeps them)")
-        return f"{e.actor}: {left_text(e.feet_left, e.move_actions, e.combat_actions, e.granted, hint=False)}{lost}"
+        moves = e.moves_told if secret(e.move_actions) else e.move_actions
+        return f"{e.actor}: {left_text(e.feet_left, moves, e.combat_actions, e.granted, hint=False)}{lost}"
 
     # -- attacks --------------------------------------------------------------------------------
     def _head(self, actor: str | None, target: str, weapon: str, mode: str, dist: int) -> str:

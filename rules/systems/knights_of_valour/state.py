@@ -35,6 +35,9 @@ class KovCombatant(CombatantState):
     delay_after: list[str] = Field(default_factory=list)
     #: Move Actions not yet begun this turn
     move_actions: int = Field(0, ge=0, le=99)
+    #: of those, the ones players are told of where it is hidden: a move may begin more than one (how many tells
+    #: its Movement), so a move leaves none told, and a Move Action granted after it is one
+    moves_told: int = Field(0, ge=0, le=99)
     #: Combat Actions left this turn
     combat_actions: int = Field(0, ge=0, le=99)
     #: the extra actions the GM granted this turn (then "all", not "both", actions are used at its end)

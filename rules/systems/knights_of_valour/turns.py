@@ -103,6 +103,7 @@ def _round(enc: Encounter) -> KovRound:
 def _start_turn(c: Combatant) -> None:
     st = KovCombatant.of(c)
     st.move_actions, st.combat_actions, st.feet_left, st.spent, st.provoked, st.granted = 1, 1, 0, False, [], 0
+    st.moves_told = st.move_actions
 
 
 def advance(enc: Encounter) -> list[Event]:
