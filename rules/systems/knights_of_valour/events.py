@@ -113,6 +113,9 @@ class TurnBegan(Event):
     kind: ClassVar[str] = "turn"
     begins: ClassVar[bool] = True
     movement: int
+    #: its Move and Combat Actions: one each, and those the GM granted in a turn a delay put off
+    move_actions: Annotated[int, PUBLIC] = 1
+    combat_actions: Annotated[int, PUBLIC] = 1
 
 
 class TurnEnded(Event):

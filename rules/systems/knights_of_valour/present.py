@@ -168,9 +168,12 @@ class KovPresenter(Presenter[KovFacts]):
         return f"The GM orders the tie at {e.initiative}: {', then '.join(e.names)}{later}. Order: {order_text(e.order)}"
 
     def turn_began(self, e: TurnBegan) -> str:
-        if secret(e.movement):
-            return f"**{e.actor}** to act: Move Action and Combat Action"
-        return f"**{e.actor}** to act: Move Action ({e.movement} ft) and Combat Action"
+        moves, combats = e.move_actions, e.combat_actions
+        move = "Move Action" + (f" ×{moves}" if moves > 1 else "")
+        if not secret(e.movement):
+            move += f" ({e.movement} ft each)" if moves > 1 else f" ({e.movement} ft)"
+        combat = "Combat Action" + (f" ×{combats}" if combats > 1 else "")
+        return f"**{e.actor}** to act: {move} and {combat}"
 
     def turn_ended(self, e: TurnEnded) -> str:
         return f"**{e.actor}** ends the turn"

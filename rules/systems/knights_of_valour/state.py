@@ -42,6 +42,8 @@ class KovCombatant(CombatantState):
     combat_actions: int = Field(0, ge=0, le=99)
     #: the extra actions the GM granted this turn (then "all", not "both", actions are used at its end)
     granted: int = Field(0, ge=0, le=198)
+    #: its announced turn was put off by a delay: played later, it is the same turn, with the actions granted in it
+    put_off: bool = False
     #: feet left of the Move Action under way
     feet_left: int = Field(0, ge=0, le=10_000)
     #: the turn has been used (moved or attacked)

@@ -101,8 +101,12 @@ def _round(enc: Encounter) -> KovRound:
 
 
 def _start_turn(c: Combatant) -> None:
+    """``c``'s turn begins with one Move and one Combat Action; a turn a delay put off keeps those the GM granted in
+    it (the docs: "one turn, played later in the round"; the text: an extra action "can be used in any order")."""
     st = KovCombatant.of(c)
-    st.move_actions, st.combat_actions, st.feet_left, st.spent, st.provoked, st.granted = 1, 1, 0, False, [], 0
+    if not st.put_off:
+        st.move_actions, st.combat_actions, st.granted = 1, 1, 0
+    st.feet_left, st.spent, st.provoked, st.put_off = 0, False, [], False
     st.moves_told = st.move_actions
 
 
@@ -128,7 +132,9 @@ def advance(enc: Encounter) -> list[Event]:
             enc.current = name
             c = enc.get(name)
             _start_turn(c)
-            return events + [TurnBegan(actor=name, movement=sheet.movement(c))]
+            mine = KovCombatant.of(c)
+            return events + [TurnBegan(actor=name, movement=sheet.movement(c), move_actions=mine.move_actions,
+                                       combat_actions=mine.combat_actions)]
         events.append(_new_round(enc))
     return events
 
@@ -155,7 +161,7 @@ def _new_round(enc: Encounter) -> Event:
 
 def _undelay(c: Combatant) -> None:
     st = KovCombatant.of(c)
-    st.delayed, st.delay_after, st.tie_placed, st.just_after = False, [], False, False
+    st.delayed, st.delay_after, st.tie_placed, st.just_after, st.put_off = False, [], False, False, False
 
 
 def _agility(c: Combatant, cause: str = "agility", *, old: int | None = None, acted: bool = False,
@@ -346,6 +352,7 @@ def delay(enc: Encounter, opts: OptionValues, c: Combatant, words: Mapping[str, 
     # else `by=`: counted down from the old number, it still tells theirs
     if c.name == enc.current:  # its announced turn is put off: one turn, counted when it is played
         st.acted.remove(c.name)
+        mine.put_off = True
         enc.current = None
         enc.effects = put_off_turn(enc.effects, c.name)
     arrange(enc)

@@ -189,6 +189,28 @@ def test_delay_lowers_initiative_for_the_round_only() -> None:
     assert (enc.round, enc.order, enc.get("Borin").initiative) == (2, ["Borin", "Grak", "Thrain"], 2)
 
 
+def test_a_put_off_turn_keeps_the_actions_granted_in_it() -> None:
+    """docs/systems/knights-of-valour.md: the first to act "may still delay then, before doing anything; its turn is
+    then one turn, played later in the round". The actions the GM granted in it (the text: an extra action "can be
+    used in any order") are still there when it is played, and its turn line says so; the next round's turn has
+    only its own."""
+    enc = three_way()
+    enc = step(enc, kind="act", actor="Borin", action="grant", options={"move": "", "combat": ""}, gm=True)
+    enc = step(enc, kind="act", actor="Borin", action="grant", options={"move": ""}, gm=True)
+    enc = step(enc, kind="act", actor="Borin", action="delay", options=parse_options("to=-1"))
+    assert enc.current == "Grak"
+    enc = step(enc, kind="next", actor="Grak")
+    res = run(enc, kind="next", actor="Thrain")
+    st = res.encounter.get("Borin").state
+    assert (res.encounter.current, st.move_actions, st.combat_actions, st.granted) == ("Borin", 3, 2, 3)
+    assert text(one(res.events, "turn")) == "**Borin** to act: Move Action ×3 (30 ft each) and Combat Action ×2"
+    enc = step(res.encounter, kind="move", actor="Borin", path="S S E E E E E E E E E E E")  # 65 ft: into the third
+    assert enc.get("Borin").state.move_actions == 0
+    enc = step(enc, kind="next", actor="Borin")
+    st = enc.get("Borin").state
+    assert (enc.round, enc.current, st.move_actions, st.combat_actions, st.granted) == (2, "Borin", 1, 1, 0)
+
+
 @pytest.mark.parametrize(("options", "expected"), [
     ({"2": ""}, 0), ({"by": "1"}, 1), ({"3": ""}, -1), ({"after": "Grak"}, 0),
 ])
