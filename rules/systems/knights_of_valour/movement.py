@@ -253,6 +253,10 @@ def _walk(m: _Mover, start: _Pos, dirs: Sequence[str]) -> list[_Step]:
         steps.append(step)
         pos = step.pos
     if steps and not m.can_stop(pos):
+        # a vault or leap goes straight on: where that next step cannot be taken, no added step helps
+        beyond = _transition(m, pos, pos.heading) if pos.mode != "stand" and pos.heading else None
+        if isinstance(beyond, str):
+            raise IllegalAction(f"{_no_stop(m, pos)}, and {beyond}. Go another way (`/move to:` a square finds one).")
         raise IllegalAction(f"{_no_stop(m, pos)}. Add steps to a free square.")
     return steps
 

@@ -140,6 +140,27 @@ def test_vault_cannot_stop_on_the_obstacle_and_goes_straight() -> None:
         moved(enc, path="E N")
 
 
+def test_a_path_stopping_on_an_obstacle_no_step_can_clear_says_why() -> None:
+    """A vault lands "on the square beyond it, so one two squares deep is not crossed", and errors "say what to do":
+    a path stopping on an obstacle whose square beyond is off the map, or a second square of obstacle, says that
+    instead of "Add steps to a free square" (no added step lands); where a step would, it still says to add one."""
+    edge = duel("K4", "A9", enc=encounter(terrain={"L4": "obstacle"}))
+    with pytest.raises(IllegalAction) as stopped:
+        moved(edge, path="E")
+    assert str(stopped.value) == ("Borin cannot stop at L4: a vault lands beyond it, and going E from L4 leaves the map. "
+                                  "Go another way (`/move to:` a square finds one).")
+    deep = duel("C4", "J9", enc=encounter(terrain={"D4": "obstacle", "E4": "obstacle"}))
+    with pytest.raises(IllegalAction) as stopped:
+        moved(deep, path="E")
+    assert str(stopped.value) == (
+        "Borin cannot stop at D4: a vault lands beyond it, and Borin cannot land on the obstacle at E4: a vault clears "
+        "one square of an obstacle no higher than Borin (a deeper one is climbed only where the GM marks its squares "
+        "`climb`). Go another way (`/move to:` a square finds one).")
+    one_deep = duel("C4", "J9", enc=encounter(terrain={"D4": "obstacle"}))
+    with pytest.raises(IllegalAction, match=r"a vault lands beyond it\. Add steps to a free square\.$"):
+        moved(one_deep, path="E")
+
+
 def test_move_to_says_why_an_obstacle_bars_the_square() -> None:
     """"**Vault** over an `obstacle` no higher than you costs 5 ft (...), landing on the square beyond it, so one two
     squares deep is not crossed (...; mark such squares `climb` with their `height:` to let them be climbed onto)":
