@@ -228,7 +228,8 @@ def _advance(m: _Mover, pos: _Pos, d: str, nxt: Cell) -> _Step | _No:
     if kind == "obstacle":
         if pos.mode != "stand":
             return _No("land")
-        if ground_ft - pos.level <= m.height:
+        # vaulted "over" where it rises no higher than the mover; from its top (or above it) a step onto it is a step
+        if 0 < ground_ft - pos.level <= m.height:
             return _Step(_Pos(nxt, "vault", d, 0, pos.level), SQUARE_FT, "vault")
     step = SQUARE_FT * (2 if kind in DIFFICULT else 1)
     rise = ground_ft - pos.level
@@ -281,7 +282,7 @@ def _obstacle_in_way(m: _Mover, start: _Pos, goal: Cell, budget: int) -> str | N
     `path:`: every step onto ``goal`` vaults it, or the straight way (a vault or leap on it goes straight on) lands
     on an obstacle past a vault; None: no obstacle is the reason."""
     if m.grid.terrain.get(goal) == "obstacle" and all(
-        m.ground(goal) - m.ground(n) <= m.height
+        0 < m.ground(goal) - m.ground(n) <= m.height
         for n in m.grid.neighbours(goal, diagonal=True) if n not in m.grid.blocked
     ):
         return f"{_no_stop(m, _Pos(goal, 'vault'))}. Pick a free square."

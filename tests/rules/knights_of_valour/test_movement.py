@@ -125,6 +125,22 @@ def test_vault_or_climb_an_obstacle(sheet: str, obstacle: int, path: str, cost: 
     assert (cost_of(events), shown_path(move)[1], enc.get("Borin").position) == (cost, f"D4 ({label})", end)
 
 
+@pytest.mark.parametrize(("sheet", "obstacle"), [("hp=9 move=60", 7), ("hp=9 move=60 size=short", 5)])
+def test_a_step_across_the_top_of_an_obstacle_is_a_plain_step(sheet: str, obstacle: int) -> None:
+    """Standing on an obstacle higher than the mover (climbed onto: the text, higher than you, "they must use a Climb
+    sub-action"), a level step onto its next square vaults nothing: it costs 5 ft and the mover may stop there, as on
+    the first; the step off it descends (it was a "vault" over an obstacle higher than the mover)."""
+    tall = encounter(terrain={"D4": "obstacle", "E4": "obstacle"}, heights={"D4": obstacle, "E4": obstacle})
+    enc, events = moved(duel("C4", "J9", knight=sheet + " agi=1", enc=tall), path="E E")
+    climb = 5 + 2 * obstacle
+    assert (enc.get("Borin").position, cost_of(events), shown_path(one(events, "move"))[1:]) == (
+        "E4", climb + 5, [f"D4 (climb {obstacle} ft)", "E4"])
+    on_top, events = moved(duel("D4", "J9", knight=sheet + " agi=1", enc=tall), to="E4")
+    assert (on_top.get("Borin").position, cost_of(events)) == ("E4", 5)
+    _, events = moved(duel("D4", "J9", knight=sheet + " agi=1", enc=tall), path="E E")
+    assert shown_path(one(events, "move"))[1:] == ["E4", f"F4 (descend {obstacle} ft)"]
+
+
 def test_vault_cannot_stop_on_the_obstacle_and_goes_straight() -> None:
     """A vault lands beyond the obstacle, straight on; the refusal to stop on it says that, not that the square
     is occupied (nobody stands there), and one two squares deep says a vault clears one square and what the GM can
