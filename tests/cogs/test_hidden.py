@@ -1012,3 +1012,21 @@ async def test_kov_a_hidden_foes_move_on_a_granted_move_action_reads_alike_whate
     assert "Grak: Move Action ×2 and Combat Action left" in seen[0][0]
     assert "Grak: Combat Action left" in seen[0][1]
     assert "Grak: Move Action and Combat Action left" in seen[0][2]
+
+
+async def test_war_and_combat_a_hidden_fighters_quick_action_does_not_tell_players_its_movement_left(h: Harness) -> None:
+    """docs/commands.md: "No other number of a hidden combatant reaches players either, on any path: ... movement and
+    initiative": a hidden fighter's quick action (`wield`) with its movement cut to half the phase's tells players
+    the points left as `?` (as its `/move` does), and the GM the number."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Quick", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", facing="SE",
+                sheet="fighter=6")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="L8", facing="NW",
+                sheet="fighter=3 weapons=axe,dagger pace=run")
+    await h.run("gm", "/init roll", roll="6,6,6,1,1,1")
+    await h.run("bob", "/init next", confirm="true")
+    sent = await h.run("gm", "/act", combatant="Grak", action="wield", options="dagger")
+    players = public_texts(sent) + reply(await h.run("bob", "/log", count="1")).text
+    assert "**Grak** has ? movement point(s) left this phase" in players
+    assert "has 2 movement point(s)" not in players
+    assert "**Grak** has 2 movement point(s) left this phase" in reply(await h.run("gm", "/log", count="1")).text

@@ -357,6 +357,8 @@ class WacPresenter(Presenter[WacFacts]):
         detail = self._effect_detail(e.effect, e.args, e.item) if e.args else e.detail
         if e.effect == "stun":  # the Defense used while stunned, and why (logged before: the rule's words)
             detail = self._stun_defense(e.args, e.values) if len(e.args) in (2, 3) else f"{detail} rounds, Defense 5 + half Fighter rank"
+        if e.effect == "quick_limit" and e.values:  # the points left, ``?`` where the fighter's numbers are hidden
+            detail = str(e.values[0])
         if e.effect == "loses_action" and e.args == ["none_left"]:
             return f"**{e.actor}** would lose {e.detail} action, but has none left this round: nothing is lost"
         if e.effect == "slips" and len(e.args) in (3, 4):  # a Stumble-XX or Fumble-XX missed by 0 (4th: already down)

@@ -197,7 +197,8 @@ def quick_action(c: Combatant) -> list[Event]:
                                 "next phase, or move less before it.")
         st.mp = min(st.mp, st.quick_mp - st.spent)
     st.quick = True
-    return [] if st.quick_mp is None else [EffectTaken(actor=c.name, effect="quick_limit", detail=str(st.mp))]
+    # the points left are the fighter's own number (its pace shows in them): hidden where its numbers are
+    return [] if st.quick_mp is None else [EffectTaken(actor=c.name, effect="quick_limit", values=[st.mp])]
 
 
 def full_action(c: Combatant, what: str, verb: str) -> None:
