@@ -1030,3 +1030,20 @@ async def test_war_and_combat_a_hidden_fighters_quick_action_does_not_tell_playe
     assert "**Grak** has ? movement point(s) left this phase" in players
     assert "has 2 movement point(s)" not in players
     assert "**Grak** has 2 movement point(s) left this phase" in reply(await h.run("gm", "/log", count="1")).text
+
+
+async def test_war_and_combat_a_shot_at_a_hidden_aware_fighter_names_its_defense_effect_without_its_number(h: Harness) -> None:
+    """docs/systems/war-and-combat.md: "The reply names what changed the Defense (`vs Defense (front, −1 turned to
+    face, +3 Ward)`); a hidden fighter's effects read `±? Ward` to players": a point-blank shot at an aware hidden
+    fighter under `defense+3` names Ward to players without its +3, and to the GM with it."""
+    await h.run("gm", "/encounter start", system="war-and-combat", name="Shot", map="16x12 hex")
+    await h.run("gm", "/combatant add", name="Alda", owner="@ann", side="dwarves", at="B7", facing="SE",
+                sheet="dex=14 fighter=3 skills=bow:3 weapons=bow")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="D7", facing="NW",
+                sheet="str=15 agl=13 fighter=3 skills=axe:2 weapons=axe armor=leather shield=large")
+    await h.run("gm", "/effect add", target="Grak", name="Ward", mods="defense+3", rounds="20")
+    await h.run("gm", "/init roll", roll="6,6,6,1,1,1")
+    sent = await h.run("ann", "/attack", target="Grak", weapon="bow", options="target=evading", roll="3,3,4")
+    players = public_texts(sent) + reply(await h.run("ann", "/log", count="1")).text
+    assert "vs Defense (front, ±? Ward), point blank, aware" in players and "+3 Ward" not in players
+    assert "vs Defense (front, +3 Ward), point blank, aware 19" in reply(await h.run("gm", "/log", count="1")).text

@@ -649,8 +649,12 @@ def _shot_level(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t:
     level = against if confront else moving_target(MISSILE_TARGETS[kind], range_mod, against if kind == "evading" else 0)
     melee = [str(FIRING_INTO_MELEE)] if engaged_with(enc, grid, t) else []
     level += FIRING_INTO_MELEE if melee else 0
+    named = defense_term(enc, t, why).args  # its rule and what changed it, as a mêlée attack's Defense names them
     if confront:
-        return name, level, Term(code="defense_aware_melee", args=[why, *melee]) if melee else Term(code="defense_aware", args=[why])
+        return name, level, Term(code="defense_aware_melee", args=[*named, *melee]) if melee else Term(code="defense_aware", args=named)
+    if kind == "evading":  # "15 + Target's Defense + Range Mod.": the Defense named too
+        return name, level, (Term(code="range_evading_melee", args=[name, *named, *melee]) if melee
+                             else Term(code="range_evading", args=[name, *named]))
     return name, level, Term(code="range_melee", args=[name, kind, *melee]) if melee else Term(code="range", args=[name, kind])
 
 

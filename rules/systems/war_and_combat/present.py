@@ -119,8 +119,10 @@ TERMS = {
     "defense": "Defense ({all})",
     "defense_restricted": "Defense ({all}, restricted)",
     "restricted_none": "Defense (restricted: none)",
-    "defense_aware": "Defense ({0}), point blank, aware",
+    "defense_aware": "Defense ({all}), point blank, aware",
     "defense_aware_melee": "Defense ({0}), point blank, aware, +{1} into a mêlée",
+    "range_evading": "{0} range, evading, Defense ({1})",
+    "range_evading_melee": "{0} range, evading, Defense ({1}), +{2} into a mêlée",
     "range": "{0} range, {1}",
     "range_melee": "{0} range, {1}, +{2} into a mêlée",
     "shock": "shock",
@@ -135,8 +137,12 @@ DEFENSES = {"flank_unguarded": "flank, unguarded", "front_forfeited": "front, fo
             "pinned": "−1 pinned"}
 TERM_ARGS: dict[str, dict[str, str]] = {
     "defense": DEFENSES, "defense_restricted": DEFENSES, "defense_aware": DEFENSES, "defense_aware_melee": DEFENSES,
+    "range_evading": DEFENSES, "range_evading_melee": DEFENSES,
     "attribute": {"str": "STR", "agl": "AGL", "dex": "DEX"},
 }
+#: the terms whose ``args`` hold a Defense's (its rule, then what changed it) between others: how many come before
+#: them and after (a shot's range band; +5 into a mêlée), the Defense's filling one place of the term's words
+DEFENSE_WITHIN = {"defense_aware_melee": (0, 1), "range_evading": (1, 0), "range_evading_melee": (1, 1)}
 #: a lengthy action under way (`WacFacts.busy`, an effect's args), worded with the armour's name; and done
 BUSY = {"shed": "shedding its {0}", "don": "donning {0}"}
 DONE = {"shed": "has shed its {0}", "don": "has donned {0}"}
@@ -222,6 +228,10 @@ class WacPresenter(Presenter[WacFacts]):
         words = TERM_ARGS.get(t.code)
         if words:
             t = t.model_copy(update={"args": [words.get(a, a) if isinstance(a, str) else a for a in t.args]})
+        if t.code in DEFENSE_WITHIN:  # the Defense's words as one
+            before, after = DEFENSE_WITHIN[t.code]
+            args, end = t.args, len(t.args) - after
+            t = t.model_copy(update={"args": [*args[:before], ", ".join(str(a) for a in args[before:end]), *args[end:]]})
         return super().term(t)
 
     def roll_text(self, r: Roll, outcome: str | None = None) -> str:

@@ -1,6 +1,7 @@
 """Ranged strikes: twice a round, range bands, moving targets, firing into a melee, called shots."""
 from __future__ import annotations
 
+from rules.effects import Effect
 from rules.events import Attacked, Term, mod
 from rules.systems.war_and_combat.events import Struck
 from tests.rules.war_and_combat.build import near, st, wac
@@ -257,3 +258,21 @@ def test_a_missed_shot_strikes_a_bystander_at_its_own_range_band():
     assert stray.target == "Ulf" and mod("skill", -5) in stray.roll.modifiers
     assert (stray.roll.against, stray.roll.versus) == (15, Term(code="range", args=["point blank", "moving"]))
     assert stray.roll.total == 13 - 5 + 1 and stray.roll.success is False
+
+
+def test_a_shot_at_an_aware_target_names_what_changed_its_defense():
+    """docs/systems/war-and-combat.md: "The reply names what changed the Defense (`vs Defense (front, −1 turned to
+    face, +3 Ward)`)"; a shot at an aware target counts its Defense ("confrontational just like a mêlée attack" at
+    point blank, "15 + Defense + range" farther off), so its reply names the effect in it too."""
+    s = range_(2)
+    s.get("Grak").facing = "S"
+    s.enc.effects += [Effect(id=1, name="Ward", target="Grak", ends="round_end", mods={"defense": 3})]
+    res = s.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "evading"})
+    assert attack(res).roll.against == 13
+    assert "vs Defense (front, +3 Ward), point blank, aware 13: miss" in s.text(res)[0].replace("**", "")
+    u = range_(20)
+    u.get("Grak").facing = "S"
+    u.enc.effects += [Effect(id=1, name="Ward", target="Grak", ends="round_end", mods={"defense": 3})]
+    res = u.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "evading"})
+    assert attack(res).roll.against == 15 + 13 + 5
+    assert "vs short range, evading, Defense (front, +3 Ward) 33: miss" in u.text(res)[0].replace("**", "")
