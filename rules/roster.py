@@ -395,13 +395,13 @@ class RosterRules(FightRules):
         if target is not None and enc.started and not action.is_gm and name.casefold() in self.rule_effect_names:
             raise NotAllowed(f"{name} is a condition the rules read: once the fight has started only the GM puts it on. "
                              "Ask the GM, or give your reminder another name.")
-        if any(e.name.casefold() == name.casefold() and e.target == target for e in enc.effects):
-            on = f"{target} already has" if target else "The field already has"
-            raise InputError(f"{on} an effect called {name}: `/effect remove` it first, or choose another name.")
         if len(enc.effects) >= MAX_EFFECTS:
             raise InputError(f"This encounter has {MAX_EFFECTS} effects, the most it keeps: `/effect remove` some first.")
         if target is not None and (events := self.put_condition(enc, enc.get(target), name, action)) is not None:
-            return events
+            return events  # the rules' condition: one of its name running is the system's to combine with
+        if any(e.name.casefold() == name.casefold() and e.target == target for e in enc.effects):
+            on = f"{target} already has" if target else "The field already has"
+            raise InputError(f"{on} an effect called {name}: `/effect remove` it first, or choose another name.")
         source = None if action.is_gm else target
         effect = Effect(id=next_id(enc.effects), name=name, target=target, ends=ends, of=of, left=action.rounds, mods=mods,
                         source=source)

@@ -240,13 +240,16 @@ class WarAndCombatSystem(RuleSystem):
     def put_condition(self, enc: Encounter, c: Combatant, name: str, action: EffectAdd) -> list[Event] | None:
         """A stun or surprise given with `/effect add` on a fighter is the rules' own condition (the stun: "can take
         no action for 1d6 rounds", here for the ``rounds`` given), counted down at each round's end; any other
-        effect is a named one."""
+        effect is a named one. One running of the same name is never cut short: the longer is kept (`turns.add_effect`).
+        """
         code = RULE_CONDITIONS.get(name.casefold())
         if code is None:
             return None
         if action.mods or action.ends:
             raise InputError(f"{name} is the rules' condition: it lasts whole rounds, ending with "
                              f"a round, and changes no numbers itself: give only `rounds` (and `target`).")
+        if code == "stun":  # told as every stun is: a shorter one under a longer running says the longer runs on
+            return [*turns.stun(enc, self.option_values(enc), c, action.rounds), *turns.stopped(enc, c)]
         return [turns.add_effect(enc, c, code, action.rounds), *turns.stopped(enc, c)]
 
     def untouched(self, enc: Encounter, name: str) -> bool:

@@ -34,7 +34,6 @@ from rules.systems.war_and_combat.tables import (
     FALLEN,
     HELPLESS,
     STUNNED,
-    DefenseRule,
     hit_location,
     impact_dice,
     wound,
@@ -54,14 +53,15 @@ from rules.systems.war_and_combat.tables_movement import pace_penalty
 from rules.systems.war_and_combat.tables_options import combat_option, secondary_effect
 from rules.systems.war_and_combat.turns import (
     acting,
-    add_effect,
     done_full,
     fall,
     full_action,
+    lowered,
     quick_action,
     set_status,
     slowed,
     stopped,
+    stun,
     stunned,
     surprised,
     task,
@@ -141,32 +141,7 @@ def down_defense(enc: Encounter, opts: OptionValues, target: Combatant) -> tuple
     if not (down or st.fallen or limbs.crawling(target)):
         return None
     rank, agl = sheet.fighter(target), sheet.modifier(target, "agl")
-    return _lowered(STUNNED if down else FALLEN, opts, rank, agl), "stunned" if down else "fallen" if st.fallen else "crawling"
-
-
-def _lowered(rule: DefenseRule, opts: OptionValues, rank: int, agl: int) -> int:
-    """A stunned, fallen or crawling fighter's Defense by ``rule``, with the Agility modifier ``agl`` where
-    option `down_agility` adds it."""
-    return rule.value(rank, agl) + (agl if opts.down_agility else 0)
-
-
-def _stun_taken(enc: Encounter, opts: OptionValues, t: Combatant, rounds: int) -> EffectTaken:
-    """A stun's line, with the Defense attacks will use while it lasts and why: ``rounds`` and the Defense's rule
-    (``stunned``, ``stunned_agility``; a helpless fighter's lower one: ``unconscious``, ``immobile``), then its own
-    numbers: that Defense, the Fighter rank's half and the Agility modifier. A longer stun running is kept
-    (`turns.add_effect`): its rounds left follow the rule, so that the line says so."""
-    st = WacCombatant.of(t)
-    running = active(enc.effects, t.name, "stun")
-    kept = [running.left] if running is not None and running.left > rounds else []
-    rank, agl = sheet.fighter(t), sheet.modifier(t, "agl")
-    if st.unconscious or st.immobile:  # "Unconscious characters have a base Defense of 3": it stays the lower
-        value, why = HELPLESS.value(rank, agl), "unconscious" if st.unconscious else "immobile"
-    else:
-        value = _lowered(STUNNED, opts, rank, agl)
-        why = "stunned_agility" if opts.down_agility else "stunned"
-    return EffectTaken(actor=t.name, effect="stun", detail=str(rounds), args=[rounds, why, *kept],
-                       values=[value, rank // 2, agl],
-                       roll=Roll(dice=[rounds], label="1d6"))
+    return lowered(STUNNED if down else FALLEN, opts, rank, agl), "stunned" if down else "fallen" if st.fallen else "crawling"
 
 
 def _adjustments(enc: Encounter, target: Combatant) -> list[tuple[str, int]]:
@@ -473,7 +448,7 @@ def _wound_effects(enc: Encounter, opts: OptionValues, t: Combatant, where: str,
         if effect.no_action_rounds:  # after a knockout or immobility: its line gives the lower Defense that follows
             with dice.rolling_for(t.name):
                 rounds = dice.roll(1, 6)[0]
-            events += [_stun_taken(enc, opts, t, rounds), add_effect(enc, t, "stun", rounds)]
+            events += stun(enc, opts, t, rounds, rolled=True)
         if (effect.limb == "unusable this round" or effect.this_round) and where in LIMBS:
             events.append(limbs.make_unusable(enc, t, where))
         hurt_limbs = [where] if effect.limb in ("disabled", "impaired") else []
@@ -581,7 +556,7 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
         fall(enc, opts, t)
         events.append(EffectTaken(actor=t.name, effect="falls", detail=outcome.falls))
     if outcome.stunned_rounds:
-        events.append(add_effect(enc, t, "stun", outcome.stunned_rounds))
+        events += stun(enc, opts, t, outcome.stunned_rounds)
     return events
 
 

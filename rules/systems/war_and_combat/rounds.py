@@ -55,13 +55,13 @@ from rules.systems.war_and_combat.options import ATTRIBUTES
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
 from rules.systems.war_and_combat.tables import shock_value
 from rules.systems.war_and_combat.turns import (
-    add_effect,
     can_act,
     idle,
     idle_why,
     phase_mp,
     set_status,
     stopped,
+    stun,
     task,
 )
 from rules.turns.ordered import Slot, arrange, next_to_act
@@ -88,7 +88,7 @@ def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> lis
             st.lost += 1
             events.append(EffectTaken(actor=c.name, effect="loses_action", detail="1"))
             if (roll.total or 0) <= target - opts.shock_stun:
-                events.append(add_effect(enc, c, "stun", 1, pending=1 if enc.round > 1 else 0))  # the last round's end
+                events += stun(enc, opts, c, 1, pending=1 if enc.round > 1 else 0)  # the last round's end
                 events += stopped(enc, c)
     mortal = sum(1 for w in st.wounds if w.severity == "mortal")
     if mortal and c.status != "out":

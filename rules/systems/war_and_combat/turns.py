@@ -14,11 +14,12 @@ from rules.options import OptionValues
 from rules.systems.war_and_combat import lengthy, sheet
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.state import WacCombatant, WacEncounter
+from rules.systems.war_and_combat.tables import HELPLESS, STUNNED, DefenseRule
 from rules.systems.war_and_combat.tables_movement import pace_points, phase_points
 from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
 
 __all__ = ["stunned", "surprised", "idle", "idle_why", "SURPRISED", "surprise", "can_act", "roll_of", "task", "acting", "add_effect",
-           "to_declare", "set_status", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full",
+           "to_declare", "set_status", "stun", "lowered", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full",
            "refuse_if_idle", "stopped"]
 
 
@@ -134,6 +135,35 @@ def add_effect(enc: Encounter, c: Combatant, code: str, rounds: int, pending: in
         st = WacCombatant.of(c)
         st.actions, st.mp = 0, 0
     return EffectAdded(actor=c.name, name=code, ends="round_end", left=rounds)
+
+
+def lowered(rule: DefenseRule, opts: OptionValues, rank: int, agl: int) -> int:
+    """A stunned, fallen or crawling fighter's Defense by ``rule``, with the Agility modifier ``agl`` where
+    option `down_agility` adds it."""
+    return rule.value(rank, agl) + (agl if opts.down_agility else 0)
+
+
+def stun(enc: Encounter, opts: OptionValues, t: Combatant, rounds: int, pending: int = 0,
+         rolled: bool = False) -> list[Event]:
+    """``t`` stunned for ``rounds`` (a wound's 1d6 when ``rolled``, a shock check's or a combat option's round, the
+    GM's `/effect add name:stun`), put on by `add_effect` (``pending`` as there), after its line: ``rounds``, the
+    Defense attacks will use while it lasts and why (``stunned``, ``stunned_agility``; a helpless fighter's lower one:
+    ``unconscious``, ``immobile``), and a longer stun running that is kept: its rounds left after ``pending``, so that
+    the line says it is shorter and the running one runs on; then its own numbers: that Defense, the Fighter rank's
+    half and the Agility modifier."""
+    st = WacCombatant.of(t)
+    running = active(enc.effects, t.name, "stun")
+    left = running.left - pending if running is not None else 0
+    kept = [left] if left > rounds else []
+    rank, agl = sheet.fighter(t), sheet.modifier(t, "agl")
+    if st.unconscious or st.immobile:  # "Unconscious characters have a base Defense of 3": it stays the lower
+        value, why = HELPLESS.value(rank, agl), "unconscious" if st.unconscious else "immobile"
+    else:
+        value = lowered(STUNNED, opts, rank, agl)
+        why = "stunned_agility" if opts.down_agility else "stunned"
+    line = EffectTaken(actor=t.name, effect="stun", detail=str(rounds), args=[rounds, why, *kept],
+                       values=[value, rank // 2, agl], roll=Roll(dice=[rounds], label="1d6") if rolled else None)
+    return [line, add_effect(enc, t, "stun", rounds, pending)]
 
 
 def surprise(enc: Encounter, names: list[str]) -> list[Event]:

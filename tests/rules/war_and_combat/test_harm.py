@@ -233,3 +233,19 @@ def test_a_shorter_stun_into_a_running_one_says_the_running_one_stays():
     res = t.run("act", [5], action="damage", target="Grak", options={"critical": "", "head": ""})
     line = next(x for x in t.text(res) if "is stunned" in x)
     assert "no action for 5 rounds" in line and "shorter" not in line
+
+
+def test_the_gms_stun_keeps_the_longer_as_a_wounds_does():
+    """docs/systems/war-and-combat.md: "a stun, like every timed condition of the same name, never cuts short one
+    running: the longer is kept", and the GM may "stun a fighter for the rounds it chooses with `/effect add
+    name:stun target:Grak rounds:2` (the rules' stun, counted down at each round's end as a wound's ...)": on a
+    fighter stunned for 6 rounds, the GM's 8 replaces the 6, and the GM's 2 is told as shorter than the 8, which
+    runs on; neither is refused as a second effect of the name."""
+    s = duel()
+    s.run("act", [6], action="damage", target="Grak", options={"critical": "", "belly": ""})
+    s.run("effect_add", effect="stun", actor="Grak", rounds=8)
+    assert [e.left for e in s.enc.effects if e.code == "stun" and e.target == "Grak"] == [8]
+    res = s.run("effect_add", effect="stun", actor="Grak", rounds=2)
+    assert [e.left for e in s.enc.effects if e.code == "stun" and e.target == "Grak"] == [8]
+    line = next(x for x in s.text(res) if "is stunned" in x)
+    assert "no action for 2 rounds (shorter than the 8 rounds of the stun it is under, which runs on)" in line

@@ -299,3 +299,17 @@ def test_initiative_may_be_the_texts_plain_3d6():
     s.add("Grak", "fighter=3", side="orcs", at="L10", facing="N", owner=None)
     res = s.run("init_roll", [6, 6, 6, 1, 2, 3])
     assert {e.actor: e.value for e in res.events if isinstance(e, InitiativeSet)} == {"Borin": 24, "Grak": 9}
+
+
+def test_the_shock_checks_stun_under_a_longer_one_says_it_is_shorter_and_the_longer_runs_on():
+    """docs/systems/war-and-combat.md: "failing by 5 or more also stuns for a round; a stun, like every timed condition
+    of the same name, never cuts short one running: the longer is kept, and a ... shorter stun says so ("no action for
+    1 round (shorter than the 6 rounds of the stun it is under, which runs on)")": Grak, stunned for 6 rounds in
+    round 1, fails round 2's shock check by 6; its line tells the 1 round against the 5 left, which stay."""
+    s, text = _shock_stunned_in_round_two(6)
+    line = next(x for x in text if "is stunned" in x)
+    assert "no action for 1 round (shorter than the 5 rounds of the stun it is under, which runs on)" in line
+    assert [e.left for e in s.enc.effects if e.code == "stun" and e.target == "Grak"] == [5]
+    t, text = _shock_stunned_in_round_two(1)  # the running one ends with round 1: the new one is not "under" it
+    line = next(x for x in text if "is stunned" in x)
+    assert "no action for 1 round" in line and "shorter" not in line
