@@ -418,10 +418,16 @@ class WacPresenter(Presenter[WacFacts]):
         if not hexes:
             where = "at its feet" if metres == 0 else f"{away}in its own hex"
             return f"**{e.actor}** drops {item}{dice}: it lands {where}, at {at}"
-        short = f" (stopped {int(hexes) - int(moved)} short of the {hexes} by a wall or the map's edge)" if moved != hexes else ""
+        towards = f"to the {WAY_WORDS.get(str(way), way)}"
+        if not moved:  # stopped in its own hex: where the dice would have thrown it, and what kept it there
+            far = f"{metres} m ({plural(int(hexes), 'hex', 'hexes')})" if metres else plural(int(hexes), "hex", "hexes")
+            return (f"**{e.actor}** drops {item}{dice}: it would fly {far} {towards}, but a wall or the map's edge stops "
+                    f"it at its feet, at {at}")
+        if moved != hexes:  # stopped short: the hexes it went, not the metres the dice gave
+            short = f" (stopped {int(hexes) - int(moved)} short of the {hexes} by a wall or the map's edge)"
+            return f"**{e.actor}** drops {item}{dice}: it flies {plural(int(moved), 'hex', 'hexes')} {towards}{short}, at {at}"
         verb = "lands" if how == "1d6-1 m" else "flies"
-        count = f"{moved} hex{'es' if moved != 1 else ''}"
-        return f"**{e.actor}** drops {item}{dice}: it {verb} {away}{count} to the {WAY_WORDS.get(str(way), way)}{short}, at {at}"
+        return f"**{e.actor}** drops {item}{dice}: it {verb} {away}{plural(int(moved), 'hex', 'hexes')} {towards}, at {at}"
 
     @staticmethod
     def _stun_defense(args: list[str | int], values: list[int]) -> str:

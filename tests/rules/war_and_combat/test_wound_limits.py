@@ -1,6 +1,8 @@
 """What wounded limbs may no longer do: fumble? and stumble? for the round, fumble and stumble for good."""
 from __future__ import annotations
 
+import pytest
+
 from rules.systems.war_and_combat.attacks import defense
 from tests.rules.war_and_combat.build import duel, fight, st
 from tests.scenario import Scenario
@@ -240,3 +242,27 @@ def test_a_dropped_item_says_how_far_and_which_way_it_lands():
     lies = near(s, grak, "NE", "NE")
     assert (f"Grak drops its shield: 🎲 5, 2 (1d6-1 m, then 1d6 for the direction): it lands 4 m away, 2 hexes to the "
             f"north-east, at {lies}") in said
+
+
+@pytest.mark.parametrize("wall_at", [1, 2])
+def test_a_dropped_item_stopped_by_a_wall_says_where_it_comes_to_rest(wall_at: int):
+    """docs/systems/war-and-combat.md: a fumble throws it "1d6-1 meters" ... "(it stops short of a wall or the
+    edge); the reply says it in words after the dice": the shield the dice throw 4 m (2 hexes) north-east, with a wall
+    in the first hex, stays at Grak's feet and is not said to land 4 m away or "0 hexes" off; with the wall in the
+    second hex it flies 1 hex, stopped 1 short of the 2, and is not said to land 4 m away either."""
+    from tests.rules.war_and_combat.build import near
+
+    s = duel(grak="shield=large")
+    fight(s)
+    grak = s.get("Grak").position
+    s.enc.map.blocked.append(near(s, grak, *["NE"] * wall_at))
+    res = s.run("attack", [5, 4, 3, 2, 2, 3, 3, 2, 2, 3, 3, 3, 5, 2], actor="Borin", target="Grak")
+    said = "\n".join(s.text(res)).replace("**", "").replace("✍", "")
+    dice = "Grak drops its shield: 🎲 5, 2 (1d6-1 m, then 1d6 for the direction): "
+    if wall_at == 1:
+        assert (dice + "it would fly 4 m (2 hexes) to the north-east, but a wall or the map's edge stops it at its "
+                f"feet, at {grak}") in said
+    else:
+        assert (dice + "it flies 1 hex to the north-east (stopped 1 short of the 2 by a wall or the map's edge), "
+                f"at {near(s, grak, 'NE')}") in said
+    assert "m away" not in said and "0 hexes" not in said
