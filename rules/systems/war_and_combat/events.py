@@ -28,6 +28,7 @@ __all__ = [
     "Interrupted",
     "CollapsePrompt",
     "CarriedOver",
+    "StepGivenUp",
 ]
 
 
@@ -237,3 +238,12 @@ class CarriedOver(Event):
     kind: ClassVar[str] = "carry"
     to: str
     owed: int
+
+
+class StepGivenUp(Event):
+    """``actor`` had begun the step into ``to`` in an earlier phase (`CarriedOver`), but the hex has since been taken
+    (by ``by``) or walled (``by`` None): its `/move` goes elsewhere, and the points spent on the step are lost."""
+
+    kind: ClassVar[str] = "carry_given_up"
+    to: str
+    by: str | None = None

@@ -52,6 +52,7 @@ from rules.systems.war_and_combat.events import (
     CollapsePrompt,
     EffectTaken,
     Engaged,
+    StepGivenUp,
 )
 from rules.systems.war_and_combat.flurry import actionless, opponents
 from rules.systems.war_and_combat.lengthy import refuse_if_busy
@@ -134,6 +135,9 @@ def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, keep: bool, bu
             plan.append((step, grid.parse_facing(word)))
     elif action.to:
         goal = grid.parse(action.to)
+        if goal == c.cell and want in (None, c.facing) and not carrying:
+            raise IllegalAction(f"{c.name} is at {goal.name} already: give `to` another hex, `path` (hex directions "
+                                "like `N NE`) or `facing` (to pivot).")
         plan = _find(enc, grid, c, goal, want, budget)
     if want is not None:
         plan.append(("pivot", want))
@@ -179,6 +183,25 @@ def _closed(enc: Encounter, grid: Grid, cell: Cell, taken: Collection[Cell]) -> 
         return IllegalAction(f"{cell.name} is a wall: go around it.")
     there = enc.at(cell) if cell in taken else None
     return IllegalAction(f"{cell.name} is taken by {there.name}: go around.") if there is not None else None
+
+
+def _given_up(enc: Encounter, grid: Grid, c: Combatant, action: Move) -> StepGivenUp | None:
+    """The step ``c`` began in an earlier phase given up, where its hex has since been taken or walled: a `/move` with
+    words goes elsewhere; one without them, which would finish that step, is refused as a step into it is, and told
+    what to give instead. None where no step is begun or its hex is open."""
+    st = WacCombatant.of(c)
+    if not (st.carry and st.carry_to):
+        return None
+    to = grid.parse(st.carry_to)
+    closed = _closed(enc, grid, to, enc.occupied(exclude=c))
+    if closed is None:
+        return None
+    if not (action.path or action.to or action.facing):
+        raise IllegalAction(f"{closed} {c.name} cannot finish the step it began into {to.name}: give `path` (hex "
+                            f"directions like `N NE`), `to` (a hex) or `facing` to move from {c.position} instead "
+                            "(the step begun is given up, and the points spent on it are lost).")
+    there = enc.at(to)
+    return StepGivenUp(actor=c.name, to=to.name, by=there.name if there is not None and to not in grid.blocked else None)
 
 
 def _step_of(label: str) -> tuple[str, str]:
@@ -229,7 +252,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
                             "until the threat is resolved in the flurry, and may adjust one hex after it.")
     passing = words["pass"]
     via = obstacle_named(words.via) if words.via else None
-    carrying = bool(st.carry and st.carry_to and st.carry_to not in {x.name for x in enc.occupied(exclude=c)})
+    given_up = _given_up(enc, grid, c, action)
+    carrying = bool(st.carry and st.carry_to) and given_up is None
     plan = _plan(enc, grid, c, action, words.keep, st.mp, carrying)
     st.carry, st.carry_to, st.owed = (st.carry, st.carry_to, st.owed) if carrying else (None, None, 0)
     taken = enc.occupied(exclude=c)
@@ -325,6 +349,8 @@ def move(enc: Encounter, opts: OptionValues, grid: Grid, action: Move, words: Op
         events.insert(0, Moved(actor=c.name, path=path, cost=spent, left=st.mp, facing=facing))
     elif pivots or (begun is None and not st.halted):
         events.insert(0, Turned(actor=c.name, facing=facing, cost=pivots))
+    if given_up is not None:
+        events.insert(0, given_up)
     if begun is not None:
         events.append(begun)
     if stop is not None:

@@ -24,6 +24,7 @@ from rules.systems.war_and_combat.events import (
     NobodyActs,
     PhaseBegan,
     Revealed,
+    StepGivenUp,
     Struck,
     WacAttacked,
     WacInitiative,
@@ -211,6 +212,7 @@ class WacPresenter(Presenter[WacFacts]):
         Interrupted: "interrupted",
         CollapsePrompt: "collapse",
         CarriedOver: "carried_over",
+        StepGivenUp: "step_given_up",
     }
     causes: ClassVar[dict[str, str]] = {
         "unconscious": "unconscious", "mortal": "mortally wounded", "immobile": "immobile",
@@ -498,6 +500,11 @@ class WacPresenter(Presenter[WacFacts]):
     def carried_over(self, e: CarriedOver) -> str:
         return (f"**{e.actor}** begins the step into {e.to} without the points to finish it: {e.owed} point(s) "
                 "carried over, paid by its next `/move` in the next phase")
+
+    def step_given_up(self, e: StepGivenUp) -> str:
+        why = f"taken by {e.by}" if e.by else "a wall now"
+        return (f"**{e.actor}** gives up the step it began into {e.to} ({why}): the movement points spent on it are "
+                "lost")
 
     def collapse(self, e: CollapsePrompt) -> str:
         return (f"**{e.actor}** steps onto treacherous ground at {e.at}: it may collapse, as the GM decides "

@@ -539,3 +539,42 @@ def test_a_move_to_a_wall_hex_says_it_is_a_wall():
     assert s.refused("move", actor="Borin", path="N") == "F5 is a wall: go around it."
     s.add("Alda", "fighter=3", side="dwarves", at="G6", facing="N")  # a taken hex, likewise
     assert s.refused("move", actor="Borin", to="G6") == "G6 is taken by Alda: go around."
+
+
+def _begun_into_a_taken_hex() -> Scenario:
+    """Borin, crawling, begins the step into the rough F5 in the movement phase; his ally Alda then stands in F5;
+    it is Borin's step of the adjustment phase."""
+    s = wac()
+    s.enc.map.terrain["F5"] = "rough"
+    s.add("Borin", "fighter=6 pace=crawl", side="dwarves", at="F6", facing="N")
+    s.add("Alda", "fighter=0", side="dwarves", at="B2", facing="N")
+    s.add("Grak", "fighter=0", side="orcs", at="P12", facing="N", owner=None)
+    s.run("init_roll", [6, 6, 6, 1, 1, 1, 1, 1, 2])
+    s.run("move", actor="Borin", path="N")
+    assert st(s, "Borin").carry_to == "F5"
+    s.get("Alda").position = "F5"
+    while not (s.enc.phase == "adjustment" and s.enc.current == "Borin"):
+        s.run("next", actor=s.enc.current)
+    return s
+
+
+def test_a_step_begun_into_a_hex_since_taken_is_refused_bare_and_given_up_with_words():
+    """docs/systems/war-and-combat.md: the step begun is finished by "the fighter's next `/move` (with no words, or
+    with more steps after it) in a later phase", and "a wall or a taken hex is refused as a step into it is": with
+    F5 since taken by Alda, a bare `/move` is refused (changing nothing), saying so and what to give instead; a
+    `/move path:` goes from where Borin stands, and its reply says the step begun is given up."""
+    s = _begun_into_a_taken_hex()
+    said = s.refused("move", actor="Borin")
+    assert "F5 is taken by Alda" in said and "cannot finish the step it began into F5" in said
+    assert "give `path`" in said and "Give `path`" not in said
+    res = s.run("move", actor="Borin", path="NW")
+    text = "\n".join(s.text(res))
+    assert "**Borin** gives up the step it began into F5 (taken by Alda): the movement points spent on it are lost" in text
+    assert s.get("Borin").position != "F5" and st(s, "Borin").carry is None
+
+
+def test_to_the_hex_one_stands_in_says_it_is_there_already():
+    """A `/move to:` naming the fighter's own hex is refused with words that fit (it gave `to`): it is there already."""
+    s = alone()
+    said = s.refused("move", actor="Borin", to="F6")
+    assert "Borin is at F6 already" in said and "Give `path`" not in said
