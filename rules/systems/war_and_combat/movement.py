@@ -130,6 +130,8 @@ def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, keep: bool, bu
     plan: Plan = []
     step = "keep" if keep else "step"
     want = grid.parse_facing(action.facing) if action.facing else None
+    carry = WacCombatant.of(c).carry
+    begun = _step_of(carry) if carrying and carry else None
     if action.path:
         for word in action.path.replace(",", " ").split():
             plan.append((step, grid.parse_facing(word)))
@@ -138,20 +140,25 @@ def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, keep: bool, bu
         if goal == c.cell and want in (None, c.facing) and not carrying:
             raise IllegalAction(f"{c.name} is at {goal.name} already: give `to` another hex, `path` (hex directions "
                                 "like `N NE`) or `facing` (to pivot).")
-        plan = _find(enc, grid, c, goal, want, budget)
+        start: tuple[Cell, str] = (c.cell, c.facing)
+        if begun is not None:  # the way is found from where the step begun ends, with what its owed points leave
+            nxt, _, after = step_cost(grid, c.cell, c.facing, begun[1], begun[0] == "keep")
+            if nxt is not None:
+                start, budget = (nxt, after), budget - WacCombatant.of(c).owed
+        plan = _find(enc, grid, c, goal, want, budget, start)
     if want is not None:
         plan.append(("pivot", want))
-    carry = WacCombatant.of(c).carry
-    if carrying and carry:  # the step begun in an earlier phase comes first
-        plan.insert(0, _step_of(carry))
+    if begun is not None:  # the step begun in an earlier phase comes first
+        plan.insert(0, begun)
     if not plan:
         raise InputError("Give `path` (hex directions like `N NE`), `to` (a hex) or `facing` (to pivot).")
     return plan
 
 
-def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None, budget: int) -> Plan:
-    """The cheapest steps and pivots to ``goal`` (facing ``want``, if given): a pivot to any facing
-    costs 1, and a front step may turn or keep the facing, as `path:` allows."""
+def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None, budget: int,
+          start: tuple[Cell, str]) -> Plan:
+    """The cheapest steps and pivots from ``start`` (a hex and a facing) to ``goal`` (facing ``want``, if given): a
+    pivot to any facing costs 1, and a front step may turn or keep the facing, as `path:` allows."""
     taken = enc.occupied(exclude=c)
 
     def successors(state: tuple[Cell, str]) -> Iterator[tuple[tuple[Cell, str], int, str]]:
@@ -165,10 +172,8 @@ def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None
             if turn != facing:
                 yield (cell, turn), 1, f"pivot {turn}"
 
-    assert c.cell is not None and c.facing is not None  # `_plan` refused a fighter off the map
     if (closed := _closed(enc, grid, goal, taken)) is not None:  # no number of points reaches it
         raise closed
-    start: tuple[Cell, str] = (c.cell, c.facing)
     found = cheapest_path(start, lambda s: s[0] == goal and want in (None, s[1]), successors, budget,
                           heuristic=lambda s: grid.distance(s[0], goal))
     if found is None:

@@ -573,6 +573,27 @@ def test_a_step_begun_into_a_hex_since_taken_is_refused_bare_and_given_up_with_w
     assert s.get("Borin").position != "F5" and st(s, "Borin").carry is None
 
 
+def test_a_move_to_after_a_step_begun_is_found_from_the_hex_that_step_enters():
+    """docs/systems/war-and-combat.md: "the fighter's next `/move` (with no words, or with more steps after it) in a
+    later phase pays the rest first and enters the hex (a `to:` is found from that hex, with the points the rest
+    leaves)": Borin, walking, begins the step into the rough F4 from F5 with 1 point owed; in the adjustment phase
+    (2 points) `/move to:F3` pays the 1 owed, enters F4 and goes on to F3 for the last point (it was refused, the way
+    sought from F5 through the rough F4 for all 2 points, and a way found so would have begun at the wrong hex)."""
+    s = wac()
+    s.enc.map.terrain["F4"] = "rough"
+    s.add("Borin", "fighter=6 pace=walk", side="dwarves", at="F6", facing="N")
+    s.add("Alda", "fighter=0", side="dwarves", at="B2", facing="N")
+    s.add("Grak", "fighter=0", side="orcs", at="P12", facing="N", owner=None)
+    s.run("init_roll", [6, 6, 6, 1, 1, 1, 1, 1, 2])
+    s.run("move", actor="Borin", path="N N")
+    assert (s.get("Borin").position, st(s, "Borin").carry_to, st(s, "Borin").owed) == ("F5", "F4", 1)
+    while not (s.enc.phase == "adjustment" and s.enc.current == "Borin"):
+        s.run("next", actor=s.enc.current)
+    res = s.run("move", actor="Borin", to="F3")
+    assert "**Borin** moves F5 → F4 → F3 for 2 MP, facing N (0 left)" in s.text(res)
+    assert s.get("Borin").position == "F3" and st(s, "Borin").carry is None
+
+
 def test_to_the_hex_one_stands_in_says_it_is_there_already():
     """A `/move to:` naming the fighter's own hex is refused with words that fit (it gave `to`): it is there already."""
     s = alone()
