@@ -137,15 +137,19 @@ def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, keep: bool, bu
             plan.append((step, grid.parse_facing(word)))
     elif action.to:
         goal = grid.parse(action.to)
-        if goal == c.cell and want in (None, c.facing) and not carrying:
-            raise IllegalAction(f"{c.name} is at {goal.name} already: give `to` another hex, `path` (hex directions "
-                                "like `N NE`) or `facing` (to pivot).")
+        st = WacCombatant.of(c)
+        if goal == c.cell and want in (None, c.facing):
+            finish = f" (a bare `/move` finishes the step it began into {st.carry_to})" if begun is not None else ""
+            raise IllegalAction(f"{c.name} is at {goal.name} already{finish}: give `to` another hex, `path` (hex "
+                                "directions like `N NE`) or `facing` (to pivot).")
         start: tuple[Cell, str] = (c.cell, c.facing)
+        owed = ""
         if begun is not None:  # the way is found from where the step begun ends, with what its owed points leave
             nxt, _, after = step_cost(grid, c.cell, c.facing, begun[1], begun[0] == "keep")
             if nxt is not None:
-                start, budget = (nxt, after), budget - WacCombatant.of(c).owed
-        plan = _find(enc, grid, c, goal, want, budget, start)
+                start, budget = (nxt, after), budget - st.owed
+                owed = f" once the {st.owed} point(s) owed to the step it began into {nxt.name} are paid"
+        plan = _find(enc, grid, c, goal, want, budget, start, owed)
     if want is not None:
         plan.append(("pivot", want))
     if begun is not None:  # the step begun in an earlier phase comes first
@@ -156,9 +160,10 @@ def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, keep: bool, bu
 
 
 def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None, budget: int,
-          start: tuple[Cell, str]) -> Plan:
+          start: tuple[Cell, str], owed: str = "") -> Plan:
     """The cheapest steps and pivots from ``start`` (a hex and a facing) to ``goal`` (facing ``want``, if given): a
-    pivot to any facing costs 1, and a front step may turn or keep the facing, as `path:` allows."""
+    pivot to any facing costs 1, and a front step may turn or keep the facing, as `path:` allows. ``owed``: what
+    the refusal says was paid before ``budget`` (a step begun)."""
     taken = enc.occupied(exclude=c)
 
     def successors(state: tuple[Cell, str]) -> Iterator[tuple[tuple[Cell, str], int, str]]:
@@ -177,7 +182,7 @@ def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None
     found = cheapest_path(start, lambda s: s[0] == goal and want in (None, s[1]), successors, budget,
                           heuristic=lambda s: grid.distance(s[0], goal))
     if found is None:
-        raise IllegalAction(f"{c.name} cannot reach {goal.name} with {budget} movement point(s) left {_this_phase(c)}.")
+        raise IllegalAction(f"{c.name} cannot reach {goal.name} with {budget} movement point(s) left {_this_phase(c)}{owed}.")
     return [_step_of(label) for _, label in found[1]]
 
 

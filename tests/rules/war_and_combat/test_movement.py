@@ -578,7 +578,9 @@ def test_a_move_to_after_a_step_begun_is_found_from_the_hex_that_step_enters():
     later phase pays the rest first and enters the hex (a `to:` is found from that hex, with the points the rest
     leaves)": Borin, walking, begins the step into the rough F4 from F5 with 1 point owed; in the adjustment phase
     (2 points) `/move to:F3` pays the 1 owed, enters F4 and goes on to F3 for the last point (it was refused, the way
-    sought from F5 through the rough F4 for all 2 points, and a way found so would have begun at the wrong hex)."""
+    sought from F5 through the rough F4 for all 2 points, and a way found so would have begun at the wrong hex).
+    "`/move to:` the hex the fighter stands in is refused: it is there already", a step begun too; a refusal for
+    the points says what the owed point took."""
     s = wac()
     s.enc.map.terrain["F4"] = "rough"
     s.add("Borin", "fighter=6 pace=walk", side="dwarves", at="F6", facing="N")
@@ -589,6 +591,12 @@ def test_a_move_to_after_a_step_begun_is_found_from_the_hex_that_step_enters():
     assert (s.get("Borin").position, st(s, "Borin").carry_to, st(s, "Borin").owed) == ("F5", "F4", 1)
     while not (s.enc.phase == "adjustment" and s.enc.current == "Borin"):
         s.run("next", actor=s.enc.current)
+    # refused, nothing paid: the hex it stands in, and one beyond what the owed point leaves
+    assert s.refused("move", actor="Borin", to="F5").startswith(
+        "Borin is at F5 already (a bare `/move` finishes the step it began into F4)")
+    assert s.refused("move", actor="Borin", to="F1") == ("Borin cannot reach F1 with 1 movement point(s) left this "
+                                                         "phase once the 1 point(s) owed to the step it began into F4 are paid.")
+    assert st(s, "Borin").owed == 1 and st(s, "Borin").mp == 2
     res = s.run("move", actor="Borin", to="F3")
     assert "**Borin** moves F5 → F4 → F3 for 2 MP, facing N (0 left)" in s.text(res)
     assert s.get("Borin").position == "F3" and st(s, "Borin").carry is None
