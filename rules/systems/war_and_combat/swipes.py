@@ -136,7 +136,8 @@ def free_attack(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, wor
         raise IllegalAction(f"{t.name} is engaged in no flurry: a free attack strikes \"a fighter in a flurry\"; "
                             "move into its zone of threat to engage it instead.")
     limit = quick_action(c)
-    return _strike(enc, opts, grid, c, t, action, words, dice, [enc.get(n) for n in group]) + limit
+    events = _strike(enc, opts, grid, c, t, action, words, dice, [enc.get(n) for n in group])
+    return events + (limit if can_act(enc, c) else [])  # felled or stunned by the blow taken: no points to offer
 
 
 def _once(enc: Encounter, c: Combatant, what: str) -> None:

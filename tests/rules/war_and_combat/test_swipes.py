@@ -222,6 +222,17 @@ def test_a_free_attack_is_a_quick_action_with_limited_movement():
     assert st(u, "Alda").quick
 
 
+def test_a_free_attack_whose_blow_fells_the_attacker_offers_it_no_movement_left():
+    """docs/systems/war-and-combat.md: after a quick action "the points left are cut to the rest of that half (its
+    reply says how many are left)"; a fighter the failed negotiate's blow leaves mortally wounded ("no more actions")
+    and down moves no more, so the reply offers no points left (it said "has 1 movement point(s) left this phase"
+    below "Alda is now downed")."""
+    s = alda_steps()
+    res = s.run("act", [1, 1, 1] + [6] * 11, action="free-attack", actor="Alda", target="Grak")
+    text = "\n".join(s.text(res))
+    assert "**Alda** is now **downed**" in text and "movement point(s) left" not in text
+
+
 def test_a_negotiate_target_set_by_a_hidden_fighters_rank_is_not_shown_to_players():
     """The negotiate task's target is option `swipe_base` (10) + "the highest Fighter rank in the flurry": with the
     GM's hidden Grak in it, that number could tell Grak's rank, so players read "vs negotiate" without it (swipe and
