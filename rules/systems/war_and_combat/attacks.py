@@ -504,9 +504,11 @@ def _drop(enc: Encounter, t: Combatant, item: str, how: str, dice: Dice) -> Effe
 def lose_actions(enc: Encounter, t: Combatant, n: int) -> EffectTaken:
     """"one action is lost this round": ``t`` loses ``n``, from the flurry under way, or from its coming flurry's
     when that has not begun. One whose flurry has begun with no action left, or whose round has no flurry left (the
-    adjustment phase), loses nothing, and the event says so (``args`` ``none_left``)."""
+    adjustment phase), loses nothing, and the event says so (``args`` ``none_left``); so does one stunned in the
+    flurry, which "has no action"."""
     st = WacCombatant.of(t)
-    nothing = enc.phase == "adjustment" or (st.flurry_init is not None and st.actions == 0)
+    nothing = (enc.phase == "adjustment" or (st.flurry_init is not None and st.actions == 0)
+               or (enc.phase == "flurry" and stunned(enc, t)))
     st.lost += n
     st.actions = max(0, st.actions - n)
     return EffectTaken(actor=t.name, effect="loses_action", detail=str(n), args=["none_left"] if nothing else [])

@@ -389,6 +389,24 @@ def test_an_action_lost_by_one_with_none_left_is_said_to_lose_nothing():
     assert "Grak loses 1 action this round" in "\n".join(t.text(res)).replace("**", "") and st(t, "Grak").actions == 1
 
 
+def test_an_action_lost_by_a_stunned_fighter_is_said_to_lose_nothing():
+    """docs/systems/war-and-combat.md: "A fighter in the flurry who can take no action (stunned ...) ... has no
+    action", and one "whose flurry has left it none ... loses nothing, and the reply says so": Grak, stunned in the
+    flurry (by an earlier blow) with actions still counted, loses one (a failed shock check, a slip) and is said to
+    lose nothing (it said "loses 1 action"); unstunned, it loses one."""
+    from rules.systems.war_and_combat.attacks import lose_actions
+    from tests.rules.war_and_combat.test_stunned_in_flurry import stun
+
+    s = duel()
+    fight(s, borin="tackle")
+    grak = s.get("Grak")
+    assert s.enc.phase == "flurry" and st(s, "Grak").actions > 0
+    assert s.system.present.text(lose_actions(s.enc, grak, 1)) == "**Grak** loses 1 action this round"
+    stun(s, "Grak")
+    said = s.system.present.text(lose_actions(s.enc, grak, 1)).replace("**", "")
+    assert said == "Grak would lose 1 action, but has none left this round: nothing is lost"
+
+
 def test_players_read_a_hidden_attackers_critical_as_any_other_blow():
     """"Critical Hits: If an attack roll exceed the required target (i.e., the DEF of the target) by 5 or more" is the
     hidden attacker's number: the players' line of a critical blow keeps the armour's "absorbs up to" as any blow's
