@@ -52,7 +52,8 @@ def begin(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, what: st
     if st.busy:
         raise IllegalAction(f"{c.name} is {doing(c)} already.")
     if st.moved:
-        raise IllegalAction(f"{c.name} has moved this phase: a lengthy action is begun standing still, next phase.")
+        raise IllegalAction(f"{c.name} has moved this phase: a lengthy action is begun standing still: begin it in your "
+                            "next movement step, before moving.")
     if engaged_with(enc, grid, c):
         raise IllegalAction(f"{c.name} is engaged: there is no time for a lengthy action in a fight: begin it out of "
                             f"every foe's reach.")

@@ -69,6 +69,17 @@ def test_a_lengthy_action_needs_peace_and_a_known_armour():
     assert "moved" in s.refused("act", action="don", actor="Borin", options={"mail": ""})
 
 
+def test_after_moving_the_refusal_points_to_the_next_movement_step():
+    """"`/act action:shed` ... in your movement step, before moving or shooting": after a move the refusal says to
+    begin it in the next movement step (the adjustment phase, the next phase, refuses it too), and changes nothing."""
+    s = alone("armor=mail")
+    s.run("move", actor="Borin", path="N")
+    msg = s.refused("act", action="shed", actor="Borin")
+    assert "Borin has moved this phase" in msg and "begin it in your next movement step" in msg
+    assert "next phase" not in msg
+    assert WacCombatant.of(s.get("Borin")).busy is None
+
+
 def test_a_fighter_drawn_into_a_flurry_breaks_off_its_lengthy_action():
     """Grak closes in while Borin sheds his mail: the flurry breaks it off, and Borin keeps his mail."""
     from tests.rules.war_and_combat.build import near
