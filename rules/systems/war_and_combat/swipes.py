@@ -64,7 +64,7 @@ from rules.systems.war_and_combat.turns import (
     refuse_if_idle,
     task,
 )
-from rules.systems.war_and_combat.zones import engaged_with, wielded
+from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
 from rules.targets import attack_target
 
 __all__ = ["outside", "within_reach", "swipe", "free_attack", "interrupt"]
@@ -81,11 +81,13 @@ def outside(enc: Encounter, c: Combatant | None) -> bool:
 
 
 def within_reach(enc: Encounter, c: Combatant) -> list[Combatant]:
-    """The opponents in the flurry under way within ``c``'s weapon reach + 1 hex."""
+    """The opponents in the flurry under way within the reach + 1 hex of ``c``'s weapon in hand (none sheathed or
+    dropped: it makes no melee attack)."""
     grid = enc.grid()
-    reach = wielded(c).reach + 1
-    if grid is None or c.cell is None:
+    held = in_hand(c)
+    if grid is None or c.cell is None or held is None:
         return []
+    reach = held.reach + 1
     return [o for o in flurry.participants(enc) if o.side != c.side and o.cell is not None
             and grid.distance(c.cell, o.cell) <= reach]
 
@@ -203,6 +205,7 @@ def interrupt(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words
     """`/act action:interrupt`: join the flurry under way (with `intent=`, `tactic=`... to declare at once)."""
     c = enc.get(action.actor)
     _outsider(enc, grid, c, "an interrupt")
+    wielding(enc, c, None)  # a sheathed or dropped weapon joins no flurry, as it makes no swipe
     if not within_reach(enc, c):
         raise IllegalAction(f"{c.name} is too far from the flurry: an interrupt needs an opponent in it within its "
                             f"weapon's reach + 1 hex; move closer in the movement phase.")

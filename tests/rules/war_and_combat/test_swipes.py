@@ -4,6 +4,7 @@ from __future__ import annotations
 from rules.effects import Effect
 from rules.events import Attacked, Checked, Term, mod
 from rules.hidden import public_copy
+from rules.systems.war_and_combat.actions import ACTIONS
 from rules.systems.war_and_combat.events import FlurryInitiative, Struck
 from tests.rules.war_and_combat.build import (
     ALDA,
@@ -119,6 +120,20 @@ def test_an_interrupt_joins_the_flurry_under_way():
     s.run("attack", [2, 2, 2], actor="Borin", target="Grak")  # Borin misses: the attack passes to Grak
     s.run("act", action="hold", actor="Grak")
     assert s.enc.current == "Alda"
+
+
+def test_a_sheathed_weapon_makes_no_interrupt_as_it_makes_no_swipe():
+    """"a sheathed weapon holds no zone of threat or danger and makes no melee attack until `wield` draws it";
+    "`/act action:interrupt` (same reach) joins the flurry under way": Alda, her dagger sheathed, is refused the
+    interrupt with the swipe's words (draw it with `wield`), is not offered it, and the flurry stays as it was."""
+    s = watched()
+    st(s, "Alda").sheathed = True
+    revealed(s)
+    swipe = s.refused("act", [6, 5, 4], action="swipe", actor="Alda", target="Grak")
+    msg = s.refused("act", [6, 6, 6], action="interrupt", actor="Alda", options={"intent": "kill"})
+    assert msg == swipe and "Alda's dagger is sheathed: draw it with `/act action:wield" in msg
+    assert "Alda" not in s.enc.state.flurries[0]
+    assert "interrupt" not in ACTIONS.legal_now(s.enc, s.get("Alda")) and "swipe" not in ACTIONS.legal_now(s.enc, s.get("Alda"))
 
 
 def test_an_interrupt_before_the_reveal_declares_with_the_others():
