@@ -362,7 +362,7 @@ ACTIONS = ActionTable(
                "the space as for `swipe`; the target defends, spending one of its coming flurry's actions, unless it "
                "has none or is surprised", cost="quick", target=True, words=words.SIDE, legal=_free_attacking, handler=_free_attack),
     ActionSpec("interrupt", "from outside the flurry, join the flurry under way (an opponent in it within your reach "
-               "+ 1 hex); declare with the same words as `declare`",
+               "+ 1 hex: you step in, and in it your blows and theirs at you reach 1 hex farther); declare with the same words as `declare`",
                words=words.DECLARE, legal=_interrupting, handler=_interrupt),
     ActionSpec("break", "held by a grapple, spend an action to break free: 3d6 + Strength modifier against the hold's "
                "Restrict level", legal=_breaking, handler=_break),

@@ -233,8 +233,9 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     w = wielding(enc, c, action.weapon)
     if w.ranged:
         raise IllegalAction(f"A {w.name} shoots in the movement and adjustment phases, not in a flurry: strike with a melee weapon.")
-    if c.cell is not None and t.cell is not None and grid.distance(c.cell, t.cell) > w.reach:
-        raise IllegalAction(f"{t.name} is beyond the {w.name}'s reach of {w.reach} hex(es).")
+    reach = flurry_reach(enc, c, t, w)
+    if c.cell is not None and t.cell is not None and grid.distance(c.cell, t.cell) > reach:
+        raise IllegalAction(f"{t.name} is beyond the {w.name}'s reach of {reach} hex(es).")
     gap = _in_gap(opts, grid, c, t, w)
     st, tst = WacCombatant.of(c), WacCombatant.of(t)
     indefensible = tst.actions == 0 and st.actions >= 2
@@ -254,6 +255,19 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     if hit and roll is not None:
         flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))
     return events + after_attack(enc, opts, dice, c, t, hit)
+
+
+def reach_of(w: Weapon, step_in: bool = False) -> int:
+    """How far ``w`` strikes: its reach, one hex more with a step in ("The unengaged fighter must negotiate the space
+    around the combatants": a swipe or free attack, and an interrupter's blows in the flurry it joined)."""
+    return w.reach + (1 if step_in else 0)
+
+
+def flurry_reach(enc: Encounter, c: Combatant, t: Combatant, w: Weapon) -> int:
+    """How far ``c``'s ``w`` strikes ``t`` in the flurry: its reach, with a step in between an interrupter (which
+    joined from its reach + 1 hex) and its opponents, its blows and theirs at it."""
+    stepping = any(WacCombatant.of(x).interrupted == enc.round for x in (c, t))
+    return reach_of(w, stepping)
 
 
 def _in_gap(opts: OptionValues, grid: Grid, c: Combatant, t: Combatant, w: Weapon) -> list[Modifier]:

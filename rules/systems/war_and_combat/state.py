@@ -71,6 +71,8 @@ class WacCombatant(CombatantState):
     hand: Literal["right", "left"] | None = None
     #: the round of its last swipe (one a round)
     swiped: int = Field(0, ge=0)
+    #: the round it joined a flurry under way by an interrupt (it steps in to fight there: `flurry_reach`)
+    interrupted: int = Field(0, ge=0)
     #: weapons (or "shield") dropped by a fumble, until picked up
     dropped: list[str] = Field(default_factory=list, max_length=12)
     #: the melee weapon is sheathed ("Sheathe weapon", a full action) until drawn again (`wield`)

@@ -30,8 +30,10 @@ Where the text is silent (the project's defaults):
 - a free attack after moving in its movement step: the negotiate task and the blow take the pace's action penalty
   ("Movement rate penalizes actions that require skill rolls"), as a ranged strike does; a swipe in the flurry
   phase takes none (the table is for "Actions During Movement Phase", made "simultaneously with movement");
-- an interrupt joins the flurry under way: before the reveal it declares with the others,
-  after it its declaration is public at once and it rolls its flurry initiative.
+- an interrupt joins the flurry under way from the same reach + 1 hex, with the same step in: in
+  that flurry its blows, and its opponents' at it, reach one hex farther (`flurry_reach`); it
+  makes no negotiate task to join; before the reveal it declares with the others, after it its
+  declaration is public at once and it rolls its flurry initiative.
 """
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ from rules.systems.war_and_combat.attacks import (
     defense,
     held_defense,
     moving,
+    reach_of,
     resolve_hit,
     wielding,
 )
@@ -87,7 +90,7 @@ def within_reach(enc: Encounter, c: Combatant) -> list[Combatant]:
     held = in_hand(c)
     if grid is None or c.cell is None or held is None:
         return []
-    reach = held.reach + 1
+    reach = reach_of(held, step_in=True)
     return [o for o in flurry.participants(enc) if o.side != c.side and o.cell is not None
             and grid.distance(c.cell, o.cell) <= reach]
 
@@ -155,9 +158,9 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, t: Com
     if w.ranged:
         raise IllegalAction(f"A free attack (or swipe) is a melee blow: a {w.name} shoots with `/attack`.")
     assert c.cell is not None and t.cell is not None
-    if grid.distance(c.cell, t.cell) > w.reach + 1:
+    if grid.distance(c.cell, t.cell) > reach_of(w, step_in=True):
         raise IllegalAction(f"{t.name} is too far: a free attack (or swipe) reaches a fighter within the {w.name}'s "
-                            f"reach + 1 hex ({w.reach + 1}); move closer in the movement phase.")
+                            f"reach + 1 hex ({reach_of(w, step_in=True)}); move closer in the movement phase.")
     WacCombatant.of(c).swiped = enc.round
     target = opts.swipe_base + max(sheet.fighter(o) for o in fighters)
     roll = task(c, dice, [mod("named_skill", sheet.skill(c, "tactics"), "tactics"),
@@ -209,4 +212,5 @@ def interrupt(enc: Encounter, opts: OptionValues, grid: Grid, action: Act, words
     if not within_reach(enc, c):
         raise IllegalAction(f"{c.name} is too far from the flurry: an interrupt needs an opponent in it within its "
                             f"weapon's reach + 1 hex; move closer in the movement phase.")
+    WacCombatant.of(c).interrupted = enc.round  # it steps in to fight: `flurry_reach`
     return join(enc, opts, c, words, dice)

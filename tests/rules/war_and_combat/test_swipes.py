@@ -5,7 +5,9 @@ from rules.effects import Effect
 from rules.events import Attacked, Checked, Term, mod
 from rules.hidden import public_copy
 from rules.systems.war_and_combat.actions import ACTIONS
+from rules.systems.war_and_combat.attacks import flurry_reach
 from rules.systems.war_and_combat.events import FlurryInitiative, Struck
+from rules.systems.war_and_combat.zones import wielded
 from tests.rules.war_and_combat.build import (
     ALDA,
     BORIN,
@@ -134,6 +136,25 @@ def test_a_sheathed_weapon_makes_no_interrupt_as_it_makes_no_swipe():
     assert msg == swipe and "Alda's dagger is sheathed: draw it with `/act action:wield" in msg
     assert "Alda" not in s.enc.state.flurries[0]
     assert "interrupt" not in ACTIONS.legal_now(s.enc, s.get("Alda")) and "swipe" not in ACTIONS.legal_now(s.enc, s.get("Alda"))
+
+
+def test_an_interrupter_joined_from_reach_plus_one_fights_in_the_flurry():
+    """"`/act action:interrupt` (same reach) joins the flurry under way" (the swipe's: "within its melee weapon's
+    reach + 1 hex"), and in it "attacks and defense versus another participant": Alda, her dagger (reach 1) two
+    hexes from Grak, steps in as a swipe does, so her blows reach him and his reach her; Borin, who did not
+    interrupt, keeps his broadsword's reach."""
+    s = watched()
+    assert s.enc.grid().distance(s.get("Alda").cell, s.get("Grak").cell) == 2
+    revealed(s)
+    s.run("act", [6, 6, 6], action="interrupt", actor="Alda", options={"intent": "kill", "tactic": "hold"})
+    s.run("attack", [2, 2, 2], actor="Borin", target="Grak")  # Borin misses: the attack passes to Grak
+    res = s.run("attack", [2, 2, 2], actor="Grak", target="Alda")
+    assert any(isinstance(e, Attacked) and e.actor == "Grak" and e.target == "Alda" for e in res.events)
+    assert s.enc.current == "Alda"  # Grak missed: the attack passes to her
+    res = s.run("attack", [2, 2, 2], actor="Alda", target="Grak")
+    assert any(isinstance(e, Attacked) and e.actor == "Alda" and e.target == "Grak" for e in res.events)
+    assert flurry_reach(s.enc, s.get("Borin"), s.get("Grak"), wielded(s.get("Borin"))) == 1
+    assert flurry_reach(s.enc, s.get("Alda"), s.get("Grak"), wielded(s.get("Alda"))) == 2
 
 
 def test_an_interrupt_before_the_reveal_declares_with_the_others():
