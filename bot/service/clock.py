@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
-from bot.service.turntext import owners_of, turn_key_json
+from bot.service.turntext import turn_key_json, turn_users
 from data.store import NotifyPrefs, Reminder
 from rules.errors import InputError
 from rules.models import Encounter
@@ -44,7 +44,7 @@ def turn_reminder(enc: Encounter, turn: Turn, encounter_id: int, channel_id: str
     """A new turn's reminder: its first nudge, or its deadline's warning if that is sooner (None:
     nothing to remind, as when reminders are off and there is no deadline)."""
     hours = enc.settings.reminder_hours
-    users = owners_of(enc, turn.actors)
+    users = turn_users(enc, turn)
     clock = deadline_times(enc.settings.deadline_hours, now)
     if enc.winner or not users or (hours <= 0 and clock is None):
         return None

@@ -439,7 +439,7 @@ class Service:
             if action is not None:
                 return await self.act(ctx, action)
             actor = now.current
-            if actor is None:  # a side's turn (Coup-De-Grace): the presser's one mini, or say which to name
+            if actor is None and not now.gm:  # a side's turn (Coup-De-Grace): the presser's one mini, or say which to name
                 try:
                     actor = default_actor(live.enc, get_system(live.enc.system), ctx.user_id, live.enc.is_gm(ctx.user_id), now)
                 except InputError:
@@ -447,7 +447,7 @@ class Service:
                         f"More than one combatant can act now ({', '.join(now.actors[:10])}): end one's turn with "
                         "`/init next combatant:NAME`, or act with it first."
                     ) from None
-            return await self.act(ctx, Next(actor=actor))
+            return await self.act(ctx, Next(actor=actor))  # a turn the GM moves on (`Turn.gm`): as the typed `/init next`
 
     async def check_asked(self, ctx: Ctx, asked: Asked) -> None:
         """Refuse, as a stale button is refused, a Confirm of ``asked`` once the encounter it asked

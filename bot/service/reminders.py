@@ -141,9 +141,11 @@ class Reminders:
                 if asked is not None:
                     more = (f"It waits for {user_ref(asked.user_id)}'s answer ({asked.title}): a GM can answer for them "
                             f"with {answer} or take the action back with `/undo`. {more}")
+                # a turn nobody can act in waits for the GM (`Turn.gm`): the GM was the one nudged
+                whose, nudged = (f"{short_names(turn.actors)}'s turn", "players were") if turn.actors else ("the turn", "you were")
                 text = (
-                    f"{' '.join(user_ref(g) for g in users)}: ⏰ {short_names(turn.actors)}'s turn has waited {waited}; "
-                    f"players were nudged {times} in **{enc.name}**. {more}"
+                    f"{' '.join(user_ref(g) for g in users)}: ⏰ {whose} has waited {waited}; "
+                    f"{nudged} nudged {times} in **{enc.name}**. {more}"
                 )[:MAX_MESSAGE]
         else:  # nothing to say now (the settings changed): wait for the next thing that is due
             await self._reschedule(enc, r, now, warned=r.warned, sent=False)

@@ -14,7 +14,9 @@ from rules.registry import get_system
 from rules.report import user_ref
 from rules.system import Turn
 
-__all__ = ["Ping", "mentioned", "owners_of", "short_names", "turn_key_json", "turn_ping", "turn_tag", "turn_text"]
+__all__ = [
+    "Ping", "mentioned", "owners_of", "short_names", "turn_key_json", "turn_ping", "turn_tag", "turn_text", "turn_users",
+]
 
 MENTION_ROOM = 1700  # of a message's 2000 characters; the rest says whose turn it is
 #: a turn's key as JSON (`turn_tag`), as ``json.dumps(key, default=str)`` writes it
@@ -77,26 +79,31 @@ def owners_of(enc: Encounter, names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(users)
 
 
+def turn_users(enc: Encounter, turn: Turn) -> tuple[str, ...]:
+    """Whom the turn waits for: the owners of its actors, or the GM where nobody can act and the GM moves the fight on
+    (`Turn.gm`): whom its message pings and the turn clock reminds."""
+    users = owners_of(enc, turn.actors)
+    return users if users or not turn.gm else tuple(enc.gm_ids[:1])
+
+
 def turn_text(enc: Encounter, facts: Facts, users: tuple[str, ...], lead: str) -> str:
     """``@a @b: your turn in **Bridge**: Borin, Thrain. Round 2 ...``, within one message."""
     shown = mentioned(users)
     mentions = " ".join(user_ref(u) for u in shown)
     if len(users) > len(shown):
         mentions += f" (+{len(users) - len(shown)} more)"
-    who = short_names(facts.turn.actors)
+    who = f": {short_names(facts.turn.actors)}" if facts.turn.actors else ""  # none: a turn the GM moves on
     line = get_system(enc.system).present.turn_line(enc, facts)
     label = for_reader(line, players_see(enc))  # posted: as players see it
-    text = f"{mentions}: {lead} in **{enc.name}**: {who}. {label}".strip()
+    text = f"{mentions}: {lead} in **{enc.name}**{who}. {label}".strip()
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
 def turn_ping(enc: Encounter, turn: Turn, encounter_id: int, facts: Facts) -> Ping | None:
     """The turn-change message: who must act now (pinged) and who is on deck (named, not pinged);
     ``facts``: the system's `RuleSystem.facts` of ``enc``."""
-    if enc.winner or not turn.actors:
-        return None
-    users = owners_of(enc, turn.actors)
-    if not users:
+    users = turn_users(enc, turn)
+    if enc.winner or not users:
         return None
     text = turn_text(enc, facts, users, "your turn")
     on_deck = get_system(enc.system).on_deck(enc, turn)

@@ -18,7 +18,8 @@ class Turn:
     presenter's turn line (`rules.present.Presenter.turn_label`), which makes the sentence:
     ``phase`` names the part of the round, or a kind of turn the system has (``return``: a
     return attack; ``declare``: declarations); ``over``: nobody can act until `/init next` moves
-    the round or phase on; ``points``: the acting combatant's allowance as the system counts it
+    the round or phase on; ``gm``: nobody can act and the GM's command moves the fight on (the bot
+    pings the GM for it, and reminds the GM as it reminds players of their turn); ``points``: the acting combatant's allowance as the system counts it
     (movement left, and its whole); ``queue``: those waiting after ``actors``, in order, where the
     order is known.
     """
@@ -29,5 +30,6 @@ class Turn:
     side: str | None = None
     phase: str | None = None
     over: bool = False
+    gm: bool = False
     points: tuple[int, ...] = ()
     queue: tuple[str, ...] = ()

@@ -1,8 +1,10 @@
 """War & Combat's ground and round through the commands: terrain marks, tactics, surprise, holds."""
 from __future__ import annotations
 
-from bot.offline.harness import Harness
+from bot.offline.harness import Harness, user_id_of
 from tests.cogs.fights import export
+
+HOUR = 3600
 
 
 async def start_wac(h: Harness, **settings: str) -> None:
@@ -97,3 +99,37 @@ async def test_a_round_nobody_can_act_in_waits_for_the_gms_init_next(h: Harness)
     sent = await h.run("gm", "/init next", roll="1,1,1,1,1,1,5,5,4,2,3,2")
     assert not sent[0].ephemeral, sent[0].text
     assert (await export(h))["round"] == 2
+
+
+async def test_a_round_nobody_can_act_in_pings_the_gm_and_the_clock_reminds_the_gm(h: Harness) -> None:
+    """"Only whoever must choose next is pinged"; "A round that begins with nobody standing able to act (all stunned or
+    surprised) waits for the GM: the turn line says so, and the GM's `/init next` lets it pass"; and "When a turn has
+    waited longer than the encounter's `reminder_hours`, its players are nudged": bob's `/init next` starts round 2,
+    in which Borin (his) and Grak are both stunned: the turn message pings the GM, not bob, with the turn line, and
+    after `reminder_hours` the GM is nudged, then told once ("at the next interval the GM alone is told once"); bob's
+    End turn is refused as his `/init next` is, and the GM's passes the round as the GM's `/init next` does."""
+    await start_wac(h, reminder_hours="1", max_nudges="1")
+    await h.run("gm", "/init roll", roll="6,6,6,1,1,1")
+    await h.run("gm", "/effect add", name="stun", target="Grak", rounds="3")
+    await h.run("gm", "/effect add", name="stun", target="Borin", rounds="2")
+    sent = await h.run("bob", "/init next", confirm="true")
+    gm, bob = str(user_id_of("gm")), str(user_id_of("bob"))
+    assert "Nobody standing can take an action in round 2" in "\n".join(s.text for s in sent)
+    pings = [s for s in sent if s.pinged_users()]
+    assert [s.pinged_users() for s in pings] == [[gm]], [s.text for s in sent]
+    assert "nobody standing can take an action: the GM's `/init next` lets the round pass" in pings[0].text
+    assert ": ." not in pings[0].text
+    h.bot.service.clock.now += 1.5 * HOUR
+    nudges = await h.reminders()
+    assert [s.pinged_users() for s in nudges] == [[gm]] and bob not in nudges[0].content
+    assert "still your turn" in nudges[0].text
+    h.bot.service.clock.now += HOUR
+    notice = await h.reminders()
+    assert [s.pinged_users() for s in notice] == [[gm]]
+    assert "⏰ the turn has waited 2.5 h; you were nudged 1 time in **Ford**" in notice[0].text, notice[0].text
+    refused = await h.press("bob", "End turn")
+    assert refused[0].ephemeral and "the GM moves the fight on with `/init next`" in refused[0].text
+    assert (await export(h))["round"] == 2
+    sent = await h.press("gm", "End turn")
+    assert not sent[0].ephemeral, sent[0].text
+    assert (await export(h))["round"] == 3

@@ -16,7 +16,7 @@ from rules.system import Turn
 def test_the_rules_turn_carries_no_sentence() -> None:
     """`Turn` has no `label`: its fields are names, keys, flags and numbers, never a line of text."""
     assert "label" not in {f.name for f in fields(Turn)}
-    assert {f.name for f in fields(Turn)} == {"actors", "key", "current", "side", "phase", "over", "points", "queue"}
+    assert {f.name for f in fields(Turn)} == {"actors", "key", "current", "side", "phase", "over", "gm", "points", "queue"}
 
 
 @pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.key)

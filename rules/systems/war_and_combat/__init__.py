@@ -228,8 +228,8 @@ class WarAndCombatSystem(RuleSystem):
             waiting = flurry.to_declare(enc)
             key = (enc.round, "declare", first, len(est.flurries), *(waiting if est.in_turn else ()))
             return Turn(actors=tuple(waiting), key=key, phase="declare")
-        if enc.current is None:
-            return Turn(key=(enc.round, enc.phase), phase=enc.phase)
+        if enc.current is None:  # a round nobody could act in as it began waits for the GM (`rounds.begin_phase`)
+            return Turn(key=(enc.round, enc.phase), phase=enc.phase, gm=enc.phase == "movement")
         c = enc.get(enc.current)
         return Turn(actors=(c.name,), key=(enc.round, enc.phase, c.name, len(est.flurries)),
                     current=c.name, side=c.side, phase=enc.phase)

@@ -584,7 +584,7 @@ class WacPresenter(Presenter[WacFacts]):
             left = WacCombatant.of(c).actions if c else 0
             return f"Round {enc.round} · flurry: {enc.current} attacks ({left} action(s) left), or `/act action:hold`"
         c = enc.find(enc.current)
-        if c is None and enc.phase == "movement":  # `rounds.begin_phase`: a round nobody could act in as it began
+        if c is None and turn.gm:  # `rounds.begin_phase`: a round nobody could act in as it began
             if any(x.status == "active" and x.name not in facts.idle for x in enc.combatants):  # its stuns ended since
                 return f"Round {enc.round} · movement phase: the GM's `/init next` gives the first step"
             return f"Round {enc.round} · nobody standing can take an action: the GM's `/init next` lets the round pass"
