@@ -9,7 +9,12 @@ from rules.errors import IllegalAction, InputError
 from rules.events import Event
 from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import flurry, harm, lengthy, rounds, sheet, words
-from rules.systems.war_and_combat.attacks import break_free, carried, load, restricted
+from rules.systems.war_and_combat.attacks import (
+    break_free,
+    load,
+    restricted,
+    wielding,
+)
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
@@ -229,7 +234,7 @@ def _aim(ctx: ActionContext, action: Act) -> list[Event]:
     """"Aim a Weapon", a full action: the text gives it no effect on a roll, so it only spends the phase."""
     enc = ctx.encounter
     c = acting(enc, action.actor)
-    w = carried(c, action.weapon or ctx.words.weapon)  # refused when sheathed, dropped or not carried
+    w = wielding(enc, c, action.weapon or ctx.words.weapon, melee=False, doing="aiming it")  # in hand, as a shot is
     t = enc.get(action.target, "target") if action.target else None
     full_action(c, "aiming", "aim")
     return [EffectTaken(actor=c.name, effect="aims", args=[w.name, *([t.name] if t else [])])]
@@ -340,7 +345,7 @@ ACTIONS = ActionTable(
     ActionSpec("pickup", "pick up an item you dropped (a weapon, or `shield`), standing in the hex where it lies (a quick "
                "action; a weapon comes back in hand)", cost="quick", words=words.ITEM,
                legal=_my_step, handler=_pickup),
-    ActionSpec("load", "load a crossbow again after it shot (\"Load Weapon\", a full action: in a step without moving or "
+    ActionSpec("load", "load the crossbow in hand again after it shot (\"Load Weapon\", a full action: in a step without moving or "
                "shooting, and no more moving after it that phase)", cost="full", words=words.WEAPON,
                legal=_my_step, handler=_load),
     ActionSpec("aim", "aim the weapon in hand (\"Aim a Weapon\", a full action: in a step without moving or shooting, "

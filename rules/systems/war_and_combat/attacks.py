@@ -183,17 +183,17 @@ def carried(c: Combatant, name: str | None) -> Weapon:
     return w
 
 
-def wielding(enc: Encounter, c: Combatant, name: str | None, *, melee: bool = True) -> Weapon:
+def wielding(enc: Encounter, c: Combatant, name: str | None, *, melee: bool = True, doing: str = "striking with it") -> Weapon:
     """The weapon ``c`` strikes with now (named, or the one in hand), refused when it lies on the ground (that
-    first: no other hand takes it up there) or its arms cannot wield it. A ``melee`` blow strikes only with the
-    weapon in hand: another carried is drawn first ("Draw Weapon", a quick action of a movement phase)."""
+    first: no other hand takes it up there) or its arms cannot wield it. A blow, a shot, an aim or a load (``doing``)
+    is made only with the weapon in hand: another carried is drawn first ("Draw Weapon", a quick action of a movement
+    phase). A ``melee`` blow named with a missile weapon passes here: its caller refuses it for what it is."""
     w = carried(c, name)
     held = in_hand(c)
-    if melee and not w.ranged and (held is None or w.name != held.name):
+    if not (melee and w.ranged) and (held is None or w.name != held.name):
         now = f"has the {held.name} in hand, not the {w.name}" if held is not None else f"does not have the {w.name} in hand"
         raise IllegalAction(f"{c.name} {now}: draw it with `/act action:wield "
-                            f"options:\"{w.name}\"` in a movement or adjustment step (a quick action) before striking "
-                            "with it.")
+                            f"options:\"{w.name}\"` in a movement or adjustment step (a quick action) before {doing}.")
     limbs.arm_ready(enc, c)
     limbs.hands_ready(enc, c, w)
     return w
@@ -580,9 +580,12 @@ def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action:
            dice: Dice) -> list[Event]:
     """A ranged strike, once in each of the movement and adjustment phases."""
     t = attack_target(enc, c, action.target, foe=True)
-    w = wielding(enc, c, action.weapon or next((x.name for x in sheet.weapons(c) if x.ranged), None), melee=False)
-    if not w.ranged or w.missile is None:
+    held = in_hand(c)
+    default = held.name if held is not None and held.ranged else next((x.name for x in sheet.weapons(c) if x.ranged), None)
+    named = carried(c, action.weapon or default)
+    if not named.ranged or named.missile is None:
         raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
+    w = wielding(enc, c, action.weapon or default, melee=False, doing="shooting it")
     st = WacCombatant.of(c)
     if st.shots >= 1:
         raise IllegalAction(f"{c.name} has made its ranged strike of this phase: the next is in the next phase.")
@@ -664,6 +667,7 @@ def load(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     if w not in st.unloaded:
         raise IllegalAction(f"{c.name}'s {w} is loaded already.")
     full_action(c, "loading", "load")
+    wielding(enc, c, w, melee=False, doing="loading it")
     st.unloaded.remove(w)
     return [EffectTaken(actor=c.name, effect="loads", detail=w)]
 

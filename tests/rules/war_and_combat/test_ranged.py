@@ -276,3 +276,25 @@ def test_a_shot_at_an_aware_target_names_what_changed_its_defense():
     res = u.run("attack", [2, 2, 2], actor="Alda", target="Grak", weapon="bow", options={"target": "evading"})
     assert attack(res).roll.against == 15 + 13 + 5
     assert "vs short range, evading, Defense (front, +3 Ward) 33: miss" in u.text(res)[0].replace("**", "")
+
+
+def test_a_missile_weapon_not_in_hand_is_drawn_before_it_shoots_aims_or_loads():
+    """"`weapons`: catalogue weapons carried, the first in hand"; "draw weapon (`wield`, quick ...)"; "`aim` (full):
+    aim the weapon in hand": with the short sword in hand (the first of `weapons=`), a shot, an aim and a load of the
+    crossbow she carries are refused as a blow with a weapon not in hand is, saying to draw it with `wield`, and
+    change nothing; drawn, it shoots."""
+    s = wac(map="40x40 hex", tactics_skew="no")
+    s.add("Alda", "dex=14 fighter=3 skills=short-sword:1,crossbow:2 weapons=short-sword,crossbow", side="dwarves",
+          at="F39", facing="N")
+    s.add("Grak", "weapons=axe", side="orcs", at=near(s, "F39", *["N"] * 10), facing="N", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    draw = "Alda has the short sword in hand, not the crossbow: draw it with `/act action:wield options:\"crossbow\"`"
+    for shoot in ({"weapon": "crossbow"}, {}):
+        assert draw in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak", **shoot)
+    assert draw in s.refused("act", action="aim", actor="Alda", target="Grak", options={"crossbow": ""})
+    st(s, "Alda").unloaded.append("crossbow")  # it shot in an earlier phase
+    assert draw in s.refused("act", action="load", actor="Alda", options={"crossbow": ""})
+    assert st(s, "Alda").shots == 0 and st(s, "Alda").full is None and st(s, "Alda").unloaded == ["crossbow"]
+    s.run("act", action="wield", actor="Alda", weapon="crossbow")
+    s.run("act", action="load", actor="Alda", options={"crossbow": ""})
+    assert st(s, "Alda").unloaded == []
