@@ -30,7 +30,7 @@ from rules.actions import (
     Remove,
 )
 from rules.dice import Dice
-from rules.effects import TurnPoint, moments, tick
+from rules.effects import Effect, TurnPoint, moments, tick
 from rules.errors import IllegalAction, InputError, NotAllowed
 from rules.events import EffectEnded, Event, Moved, TurnDone
 from rules.facts import Facts, Question
@@ -509,9 +509,12 @@ class RuleSystem(RosterRules):
         if action.kind in AUTO_END_KINDS and not new.winner:
             self._note_used(new, action)
         if new.effects:
-            ended, later = self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None)
+            ended, with_round, later = self.tick_effects(new, before, action.actor if action.kind in _TURN_KINDS else None)
             at = next((i for i, e in enumerate(events) if e.begins), len(events))
             events[at:at] = ended  # told as it happened: before the round, phase or turn that begins after
+            # those the round's end ended, after what ends the round (its last phases), before the next round
+            at = next((i for i, e in enumerate(events) if e.begins and e.kind == "round"), at + len(ended))
+            events[at:at] = with_round
             events += later
         dice.check_all_used(lambda: bool(names_in(events, new.hidden_names())))
         return Resolution(new, events)
@@ -563,15 +566,15 @@ class RuleSystem(RosterRules):
         turn = self.turn(enc) if turn is None else turn
         return (enc.round, enc.phase, turn.key, turn.current)
 
-    def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None) -> tuple[list[Event], list[Event]]:
+    def tick_effects(self, enc: Encounter, before: TurnPoint, actor: str | None = None) -> tuple[list[Event], list[Event], list[Event]]:
         """Count the encounter's effects down by the turn moments passed since ``before`` (``actor``
         did the action). One the action added counts them too, as it would had they passed in the
         next action: the action's own step adds it before its turn passes (a Defend taken as the
         last action of a round lasts "this round", that round). A rule that adds one after a moment
         passed (at a round's start) counts that moment into its ``left``. An effect whose target
         has left the encounter ends too, as does one timed by the turns of a combatant who left (its
-        turn never comes again). Say which ended: (those that ended as a turn, phase or
-        round ended, the rest: at a turn's start, or with their target). A system with `activations`
+        turn never comes again). Say which ended: (those that ended as a turn or phase ended, those
+        that ended with a round, the rest: at a turn's start, or with their target). A system with `activations`
         counted the turns that started and ended as they did, so they are not counted again; only an
         activation still under way as the fight is decided ends here."""
         names = {c.name for c in enc.combatants}
@@ -581,9 +584,12 @@ class RuleSystem(RosterRules):
         kept, ended = tick(enc.effects, passed)
         gone = [e for e in kept if any(who is not None and who not in names for who in (e.target, e.counts_at[1]))]
         enc.effects = [e for e in kept if e not in gone]
-        early: list[Event] = [EffectEnded(actor=e.target, name=e.name) for e in ended if e.ends != "turn_start"]
-        later: list[Event] = [EffectEnded(actor=e.target, name=e.name) for e in ended if e.ends == "turn_start"]
-        return early, later + [EffectEnded(actor=e.target, name=e.name) for e in gone]
+        def told(effects: list[Effect]) -> list[Event]:
+            return [EffectEnded(actor=e.target, name=e.name) for e in effects]
+
+        return (told([e for e in ended if e.ends not in ("round_end", "turn_start")]),
+                told([e for e in ended if e.ends == "round_end"]),
+                told([e for e in ended if e.ends == "turn_start"] + gone))
 
     def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         """What the system's rules do after any action is resolved, before the fight's end is

@@ -89,8 +89,13 @@ def test_a_round_in_which_nobody_can_act_waits_for_the_gm_and_does_not_stall():
     assert s.enc.round == 1 and s.enc.phase == "movement" and s.enc.current is None
     assert "Nobody standing can take an action" in said(s.text(res))
     assert "nobody standing can take an action" in SYSTEM.present.turn_label(s.enc, SYSTEM.facts(s.enc))
-    # round 1 passes, its end ends both stuns (counted as the action ends): round 2 begins with Borin's step at once
-    s.run("next", [5, 5, 4, 2, 3, 2])
+    # round 1 passes, its end ends both stuns (counted as the action ends): round 2 begins with Borin's step at once;
+    # docs/systems/war-and-combat.md: a stun "counted down at each round's end ... one that ended with the round before
+    # is told ending, before the round begins": after round 1's adjustment phase and morale, as in a round played
+    res = s.run("next", [5, 5, 4, 2, 3, 2])
+    kinds = [type(e).__name__ for e in res.events]
+    ends = [i for i, k in enumerate(kinds) if k == "EffectEnded"]
+    assert len(ends) == 2 and kinds.index("MoralePrompt") < ends[0] and ends[-1] < kinds.index("RoundBegan")
     assert s.enc.round == 2 and s.enc.phase == "movement" and not [e for e in s.enc.effects if e.code == "stun"]
     assert s.enc.current == "Borin" and "Borin" in SYSTEM.present.turn_label(s.enc, SYSTEM.facts(s.enc))
 
