@@ -62,6 +62,7 @@ from rules.systems.war_and_combat.turns import (
     set_status,
     stopped,
     stun,
+    stunned,
     task,
 )
 from rules.turns.ordered import Slot, arrange, next_to_act
@@ -86,9 +87,12 @@ def _checks(enc: Encounter, opts: OptionValues, c: Combatant, dice: Dice) -> lis
         events.append(Checked(actor=c.name, what="shock", roll=roll))
         if not roll.success:
             st.lost += 1
-            events.append(EffectTaken(actor=c.name, effect="loses_action", detail="1"))
+            pending = 1 if enc.round > 1 else 0  # the last round's end, counted after this action
+            # one stunned all this round already "has no action": it loses nothing, as `attacks.lose_actions` says
+            held: list[str | int] = ["none_left"] if stunned(enc, c, pending) else []
+            events.append(EffectTaken(actor=c.name, effect="loses_action", detail="1", args=held))
             if (roll.total or 0) <= target - opts.shock_stun:
-                events += stun(enc, opts, c, 1, pending=1 if enc.round > 1 else 0)  # the last round's end
+                events += stun(enc, opts, c, 1, pending=pending)
                 events += stopped(enc, c)
     mortal = sum(1 for w in st.wounds if w.severity == "mortal")
     if mortal and c.status != "out":

@@ -223,3 +223,23 @@ def test_a_shock_stun_on_the_heels_of_another_waits_for_the_gm_round_after_round
         assert "nobody standing can take an action" in SYSTEM.present.turn_label(s.enc, SYSTEM.facts(s.enc))
         if rnd == 2:
             s.run("next", [1, 1, 2, 4, 4, 4, 4, 4, 4])
+
+
+def test_a_failed_shock_check_of_a_fighter_stunned_all_round_loses_nothing():
+    """docs/systems/war-and-combat.md: a stunned fighter "has no action", and "one whose flurry has left it none ...
+    loses nothing, and the reply says so ("would lose 1 action, but has none left this round: nothing is lost")":
+    Grak, stunned for rounds 1 and 2, fails round 2's shock check and is said to lose nothing, as a slip or a wound
+    on him then says (it said "loses 1 action this round")."""
+    s = wac()
+    s.add("Borin", "str=10 agl=13 fighter=6 weapons=broadsword", side="dwarves", at="C4", facing="S")
+    s.add("Grak", "str=10 agl=10 fighter=3 weapons=axe", side="orcs", at="N10", facing="N", owner=None)
+    s.run("init_roll", [6, 6, 5, 1, 1, 2])
+    s.run("act", [5, 5, 5], action="damage", target="Grak", options={"light": "", "right": "", "leg": "", "penetrating": ""})
+    stun(s, "Grak", 2)
+    while s.enc.round == 1:
+        dice = [2, 3, 3, 2, 2, 3, 1, 1, 2] if s.enc.phase == "adjustment" else []  # shock 8 vs 10
+        res = s.run("next", dice, actor=s.enc.current)
+    text = said(s.text(res))
+    assert "Grak checks shock" in text and "failure" in text
+    assert "Grak would lose 1 action, but has none left this round: nothing is lost" in text
+    assert "Grak loses 1 action" not in text
