@@ -12,6 +12,7 @@ from rules.systems.war_and_combat import flurry, harm, lengthy, rounds, sheet, w
 from rules.systems.war_and_combat.attacks import (
     break_free,
     load,
+    missile_default,
     restricted,
     wielding,
 )
@@ -234,9 +235,10 @@ def _aim(ctx: ActionContext, action: Act) -> list[Event]:
     """"Aim a Weapon", a full action: the text gives it no effect on a roll, so it only spends the phase."""
     enc = ctx.encounter
     c = acting(enc, action.actor)
-    w = wielding(enc, c, action.weapon or ctx.words.weapon, melee=False, doing="aiming it")  # in hand, as a shot is
+    full_action(c, "aiming", "aim")  # what the phase allows first (a refusal puts everything back)
+    # in hand, as a shot is; without a name, the one a shot would take
+    w = wielding(enc, c, action.weapon or ctx.words.weapon or missile_default(c), melee=False, doing="aiming it")
     t = enc.get(action.target, "target") if action.target else None
-    full_action(c, "aiming", "aim")
     return [EffectTaken(actor=c.name, effect="aims", args=[w.name, *([t.name] if t else [])])]
 
 
@@ -348,7 +350,8 @@ ACTIONS = ActionTable(
     ActionSpec("load", "load the crossbow in hand again after it shot (\"Load Weapon\", a full action: in a step without moving or "
                "shooting, and no more moving after it that phase)", cost="full", words=words.WEAPON,
                legal=_my_step, handler=_load),
-    ActionSpec("aim", "aim the weapon in hand (\"Aim a Weapon\", a full action: in a step without moving or shooting, "
+    ActionSpec("aim", "aim the weapon in hand; without one named, the one a shot takes: the missile weapon in hand, else "
+               "the first carried (drawn first with `wield`) (\"Aim a Weapon\", a full action: in a step without moving or shooting, "
                "and no more moving or shooting after it that phase); the text gives aiming no number, so it changes no "
                "roll (a called shot is the shot's own `aim=`)", cost="full", target=True,
                words=words.WEAPON, legal=_my_step, handler=_aim),

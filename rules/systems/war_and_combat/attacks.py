@@ -91,7 +91,7 @@ RESTRICTED_NONE = Term(code="restricted_none")
 #: how far short of the Defense a missed strike is a parry, block or dodge ("within three points or so")
 PARRIED_WITHIN = 2
 
-__all__ = ["RELOADED", "DEFENDED", "DEFENSE_TERMS", "RESTRICTED_NONE", "PARRIED_WITHIN", "moving", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding"]
+__all__ = ["RELOADED", "DEFENDED", "DEFENSE_TERMS", "RESTRICTED_NONE", "PARRIED_WITHIN", "moving", "load", "defense", "attack", "coup_de_grace", "cdg_ready", "damage", "inflict", "downed", "restricted", "restrict_check", "held_defense", "break_free", "resolve_hit", "carried", "wielding", "missile_default"]
 
 
 def _arc(grid: Grid, defender: Combatant, attacker: Combatant) -> str:
@@ -576,16 +576,21 @@ def _option_effect(enc: Encounter, opts: OptionValues, c: Combatant, t: Combatan
     return events
 
 
+def missile_default(c: Combatant) -> str | None:
+    """The weapon a shot or an aim without ``weapon:`` takes: the missile weapon in hand, else the first carried
+    (refused until `wield` draws it); None: ``c`` carries none."""
+    held = in_hand(c)
+    return held.name if held is not None and held.ranged else next((x.name for x in sheet.weapons(c) if x.ranged), None)
+
+
 def _shoot(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action: Attack, words: OptionValues,
            dice: Dice) -> list[Event]:
     """A ranged strike, once in each of the movement and adjustment phases."""
     t = attack_target(enc, c, action.target, foe=True)
-    held = in_hand(c)
-    default = held.name if held is not None and held.ranged else next((x.name for x in sheet.weapons(c) if x.ranged), None)
-    named = carried(c, action.weapon or default)
+    named = carried(c, action.weapon or missile_default(c))
     if not named.ranged or named.missile is None:
         raise IllegalAction(f"Melee weapons strike in the flurry phase: in the {enc.phase} phase, shoot with a missile weapon.")
-    w = wielding(enc, c, action.weapon or default, melee=False, doing="shooting it")
+    w = wielding(enc, c, named.name, melee=False, doing="shooting it")
     st = WacCombatant.of(c)
     if st.shots >= 1:
         raise IllegalAction(f"{c.name} has made its ranged strike of this phase: the next is in the next phase.")

@@ -282,7 +282,8 @@ def test_a_missile_weapon_not_in_hand_is_drawn_before_it_shoots_aims_or_loads():
     """"`weapons`: catalogue weapons carried, the first in hand"; "draw weapon (`wield`, quick ...)"; "`aim` (full):
     aim the weapon in hand": with the short sword in hand (the first of `weapons=`), a shot, an aim and a load of the
     crossbow she carries are refused as a blow with a weapon not in hand is, saying to draw it with `wield`, and
-    change nothing; drawn, it shoots."""
+    change nothing (an aim without a weapon named too: "without `weapon:`, the one in hand, else the first carried");
+    drawn, it shoots."""
     s = wac(map="40x40 hex", tactics_skew="no")
     s.add("Alda", "dex=14 fighter=3 skills=short-sword:1,crossbow:2 weapons=short-sword,crossbow", side="dwarves",
           at="F39", facing="N")
@@ -292,6 +293,8 @@ def test_a_missile_weapon_not_in_hand_is_drawn_before_it_shoots_aims_or_loads():
     for shoot in ({"weapon": "crossbow"}, {}):
         assert draw in s.refused("attack", [2, 2, 2], actor="Alda", target="Grak", **shoot)
     assert draw in s.refused("act", action="aim", actor="Alda", target="Grak", options={"crossbow": ""})
+    # an aim without a weapon named takes the one a shot would (it aimed the short sword in hand, spending the phase)
+    assert draw in s.refused("act", action="aim", actor="Alda", target="Grak", options={})
     st(s, "Alda").unloaded.append("crossbow")  # it shot in an earlier phase
     assert draw in s.refused("act", action="load", actor="Alda", options={"crossbow": ""})
     assert st(s, "Alda").shots == 0 and st(s, "Alda").full is None and st(s, "Alda").unloaded == ["crossbow"]
