@@ -182,7 +182,9 @@ def _find(enc: Encounter, grid: Grid, c: Combatant, goal: Cell, want: str | None
     found = cheapest_path(start, lambda s: s[0] == goal and want in (None, s[1]), successors, budget,
                           heuristic=lambda s: grid.distance(s[0], goal))
     if found is None:
-        raise IllegalAction(f"{c.name} cannot reach {goal.name} with {budget} movement point(s) left {_this_phase(c)}{owed}.")
+        facing = f" facing {want}" if want is not None else ""
+        raise IllegalAction(f"{c.name} cannot reach {goal.name}{facing} with {budget} movement point(s) left "
+                            f"{_this_phase(c)}{owed}.")
     return [_step_of(label) for _, label in found[1]]
 
 

@@ -596,6 +596,8 @@ def test_a_move_to_after_a_step_begun_is_found_from_the_hex_that_step_enters():
         "Borin is at F5 already (a bare `/move` finishes the step it began into F4)")
     assert s.refused("move", actor="Borin", to="F1") == ("Borin cannot reach F1 with 1 movement point(s) left this "
                                                          "phase once the 1 point(s) owed to the step it began into F4 are paid.")
+    assert s.refused("move", actor="Borin", to="F3", facing="NE").startswith(
+        "Borin cannot reach F3 facing NE with 1 movement point(s) left")  # the pivot is what does not fit
     assert st(s, "Borin").owed == 1 and st(s, "Borin").mp == 2
     res = s.run("move", actor="Borin", to="F3")
     assert "**Borin** moves F5 → F4 → F3 for 2 MP, facing N (0 left)" in s.text(res)
