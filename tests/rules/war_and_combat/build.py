@@ -1,6 +1,7 @@
 """Builders for the War & Combat rules tests: a duel on the hex grid, brought to a flurry."""
 from __future__ import annotations
 
+from rules.effects import Effect
 from rules.geometry import parse_cell
 from rules.registry import get_system
 from rules.systems.war_and_combat.state import WacCombatant
@@ -105,3 +106,10 @@ def revealed(s: Scenario) -> None:
     s.run("act", action="declare", actor="Borin", options={})
     s.run("act", [5, 5, 4, 2, 3, 2], action="declare", actor="Grak", options={})
     assert s.enc.current == "Borin"
+
+
+def stun(s: Scenario, name: str, rounds: int = 2) -> None:
+    """``name`` stunned for ``rounds`` round ends, as a wound's stun is stored."""
+    ids = [e.id for e in s.enc.effects]
+    s.enc.effects.append(Effect(id=max(ids, default=0) + 1, name="stun", target=name, ends="round_end", left=rounds,
+                                code="stun"))

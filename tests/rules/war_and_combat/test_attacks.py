@@ -395,7 +395,7 @@ def test_an_action_lost_by_a_stunned_fighter_is_said_to_lose_nothing():
     flurry (by an earlier blow) with actions still counted, loses one (a failed shock check, a slip) and is said to
     lose nothing (it said "loses 1 action"); unstunned, it loses one."""
     from rules.systems.war_and_combat.attacks import lose_actions
-    from tests.rules.war_and_combat.test_stunned_in_flurry import stun
+    from tests.rules.war_and_combat.build import stun
 
     s = duel()
     fight(s, borin="tackle")

@@ -5,24 +5,23 @@ from __future__ import annotations
 
 import pytest
 
-from rules.effects import Effect
 from rules.errors import IllegalAction
 from rules.systems.war_and_combat.actions import ACTIONS
 from rules.systems.war_and_combat.events import FlurryInitiative
 from rules.systems.war_and_combat.flurry import to_declare
 from rules.systems.war_and_combat.turns import refuse_if_idle
-from tests.rules.war_and_combat.build import SYSTEM, duel, revealed, st, wac, watched
-from tests.scenario import Scenario
+from tests.rules.war_and_combat.build import (
+    SYSTEM,
+    duel,
+    revealed,
+    st,
+    stun,
+    wac,
+    watched,
+)
 
 STUN = ("Stunned characters lose half their Defense (i.e., Base 5 + half Fighter rank) and can take no action for "
         "1d6 rounds")
-
-
-def stun(s: Scenario, name: str, rounds: int = 2) -> None:
-    """``name`` stunned for ``rounds`` round ends, as a wound's stun is stored."""
-    ids = [e.id for e in s.enc.effects]
-    s.enc.effects.append(Effect(id=max(ids, default=0) + 1, name="stun", target=name, ends="round_end", left=rounds,
-                                code="stun"))
 
 
 def said(lines: list[str]) -> str:
