@@ -214,6 +214,21 @@ class WarAndCombatSystem(RuleSystem):
         turns.acting(enc, action.actor or enc.current, passing=True)
         return rounds.end_step(enc, opts, dice)
 
+    def after_action(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
+        """A fighter downed in its own step or while it holds the flurry's initiative (a free attack's or a
+        pass-through's blow taken, the GM's wound) "is incapable of performing any action": its step ends as
+        `/init next` ends it, and the flurry's attack passes on as after a blow from outside it (unless the
+        fight is decided)."""
+        c = enc.find(enc.current) if enc.started and not enc.winner and enc.current else None
+        if c is None or c.status == "active":
+            return []
+        if decided := self.check_victory(enc):
+            return decided
+        opts = self.option_values(enc)
+        if enc.phase == "flurry":
+            return rounds.settle(enc, opts, dice)
+        return rounds.end_step(enc, opts, dice)
+
     def facts(self, enc: Encounter) -> WacFacts:
         """What its presenter words on the board and in the turn line (`facts.WacFacts`)."""
         return facts_of(enc, self.turn(enc))

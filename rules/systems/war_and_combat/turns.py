@@ -20,7 +20,7 @@ from rules.systems.war_and_combat.task import TaskRoll, exceeds, task_roll
 
 __all__ = ["stunned", "surprised", "idle", "idle_why", "SURPRISED", "surprise", "can_act", "roll_of", "task", "acting", "add_effect",
            "to_declare", "set_status", "stun", "lowered", "phase_mp", "slowed", "fall", "quick_action", "full_action", "done_full",
-           "refuse_if_idle", "stopped"]
+           "refuse_if_idle", "refuse_if_down", "stopped"]
 
 
 #: the effect code of the surprised (`turns.surprised`)
@@ -42,7 +42,9 @@ def _running(enc: Encounter, c: Combatant, code: str, pending: int) -> bool:
 def refuse_if_idle(enc: Encounter, c: Combatant) -> None:
     """"Stunned characters ... can take no action for 1d6 rounds": refuse any action of a stunned ``c`` (an attack, a
     shot, a move, a quick, full or lengthy action), saying how long the stun lasts and what is left to do; and any
-    of a surprised one, who takes no action in the round it is surprised (`surprised`)."""
+    of a surprised one, who takes no action in the round it is surprised (`surprised`); first, any of a downed one
+    (`refuse_if_down`), whom no stun's end lets act."""
+    refuse_if_down(c)
     stun = active(enc.effects, c.name, "stun")
     if stun is not None:
         left = "until the end of this round" if stun.left <= 1 else f"for {stun.left} rounds, this one included"
@@ -56,6 +58,20 @@ def refuse_if_idle(enc: Encounter, c: Combatant) -> None:
         raise IllegalAction(f"{c.name} is surprised and takes no action until the end of round "
                             f"{enc.round + max(surprise.left, 1) - 1}: it acts from the round after (the GM may "
                             f"end the surprise early with `/effect remove name:surprised target:{c.name}`).")
+
+
+def refuse_if_down(c: Combatant) -> None:
+    """"Only mortally wounded characters are incapable of performing any action" (and the unconscious): refuse any
+    action of a downed ``c``, saying why it is downed."""
+    if c.status == "active":
+        return
+    if c.status == "out":
+        raise IllegalAction(f"{c.name} is out of the fight: it takes no action.")
+    if WacCombatant.of(c).unconscious:
+        raise IllegalAction(f"{c.name} is downed (unconscious): it takes no action, and its steps pass unplayed.")
+    raise IllegalAction(f"{c.name} is downed (mortally wounded: \"incapable of performing any action\"): it takes no "
+                        "action, and its steps pass unplayed (the GM's `/act action:heal` of the mortal wound makes it "
+                        "active again).")
 
 
 def stopped(enc: Encounter, c: Combatant) -> list[Event]:
@@ -258,6 +274,8 @@ def acting(enc: Encounter, name: str | None, phases: tuple[str, ...] = ("movemen
     if not enc.started:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
     c = enc.get(name)
+    if not passing:
+        refuse_if_down(c)
     if enc.phase not in phases:
         raise IllegalAction(f"That is done in the {' or '.join(phases)} phase; this is the {enc.phase} phase.")
     if enc.current != c.name:
