@@ -101,8 +101,13 @@ def _outsider(enc: Encounter, grid: Grid, c: Combatant, what: str) -> None:
     est = WacEncounter.of(enc)
     if enc.phase != "flurry" or est.declarations is None or not est.flurries:
         raise IllegalAction(f"{what.capitalize()} is made at a flurry under way, in the flurry phase.")
-    if any(c.name in g for g in est.flurries):
+    if flurry.in_flurry(enc, c):
         raise IllegalAction(f"{c.name} is in the flurry: it fights there with `/attack` when the attack is its.")
+    coming = next((g for g in est.flurries[1:] if c.name in g), None)
+    if coming is not None:  # engaged in a flurry still to come: it fights there when that flurry begins
+        foes = ", ".join(n for n in coming if enc.get(n).side != c.side)
+        raise IllegalAction(f"{c.name} is engaged with {foes} (a flurry to come): only a fighter engaged with nobody "
+                            f"makes {what}; it fights in its own flurry when that begins.")
     if c.status != "active":
         raise IllegalAction(f"{c.name} cannot act now.")
     refuse_if_idle(enc, c)

@@ -351,3 +351,23 @@ def test_an_interrupt_before_the_declarations_takes_its_place_in_the_flurry_init
     s.run("act", action="declare", actor="Alda", options={"intent": "kill", "tactic": "hold"})
     s.run("act", action="declare", actor="Borin", options={})
     assert s.enc.state.declarations.revealed
+
+
+def test_a_fighter_engaged_in_a_flurry_to_come_is_refused_an_interrupt_or_swipe_for_that():
+    """"a fighter in no flurry and engaged with nobody may `/act action:swipe` ... `/act action:interrupt` (same
+    reach) joins the flurry under way": Alda, engaged with Snaga in a flurry still to come, is refused both, and the
+    refusal says why (engaged with Snaga in a flurry to come), not that she is in the flurry under way."""
+    s = wac(tactics_skew="no")
+    s.add("Borin", BORIN, side="dwarves", at="D4", facing="SE")
+    s.add("Grak", GRAK, side="orcs", at=near(s, "D4", "SE"), facing="NW", owner=None)
+    s.add("Alda", ALDA, side="dwarves", at="E3", facing="S")
+    s.add("Snaga", "weapons=spear", side="orcs", at=near(s, "E3", "N"), facing="S", owner=None)
+    s.run("init_roll", [5, 5, 4, 2, 3, 2, 2, 2, 2, 1, 1, 1])
+    while s.enc.phase == "movement":
+        s.run("next", actor=s.enc.current)
+    assert s.enc.state.flurries[0] == ["Borin", "Grak"] and "Alda" in s.enc.state.flurries[1]
+    revealed(s)
+    for kind in ("interrupt", "swipe"):
+        msg = s.refused("act", [6, 5, 4], action=kind, actor="Alda", target="Grak", options={})
+        assert "in the flurry:" not in msg
+        assert "Alda is engaged with Snaga (a flurry to come)" in msg and "engaged with nobody" in msg
