@@ -236,16 +236,7 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     for c in fighters:
         WacCombatant.of(c).turned = False
         WacCombatant.of(c).carry, WacCombatant.of(c).carry_to, WacCombatant.of(c).owed = None, None, 0  # engaged: the step is off
-        events += lengthy.break_off(c)
-        foes = opponents(enc, c)
-        if grid is None or c.cell is None or not c.facing or not foes:
-            continue
-        facing_one = any(o.cell is not None and grid.turn_steps(c.facing, grid.facing_towards(c.cell, o.cell)) <= 1 for o in foes)
-        here = c.cell
-        placed = [(o, o.cell) for o in foes if o.cell is not None]
-        if not facing_one and placed:
-            _, there = min(placed, key=lambda oc: grid.distance(here, oc[1]))
-            events.append(_turn_to(grid, c, there))
+        events += lengthy.break_off(c) + _face_nearest(enc, grid, c)
     est.in_turn = opts.declare == "public"
     declaring = [c for c in fighters if c.name not in still]
     if est.in_turn:  # "1. Roll for Flurry Initiative 2. Declare Intention": the attacker declares first
@@ -257,6 +248,22 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
         est.declarations.revealed = True
         events += _reveal(enc, opts, dice)
     return events
+
+
+def _face_nearest(enc: Encounter, grid: Grid | None, c: Combatant) -> list[Event]:
+    """"If the two engaged figures are not already facing each other, then they are turned to face each other (no
+    cost in movement points) as soon as the flurry begins": ``c``, facing none of its opponents in the flurry, is
+    turned to the nearest (`_turn_to`: -1 Defense for the flurry where that places it in its zone of threat)."""
+    foes = opponents(enc, c)
+    if grid is None or c.cell is None or not c.facing or not foes:
+        return []
+    facing_one = any(o.cell is not None and grid.turn_steps(c.facing, grid.facing_towards(c.cell, o.cell)) <= 1 for o in foes)
+    here = c.cell
+    placed = [(o, o.cell) for o in foes if o.cell is not None]
+    if facing_one or not placed:
+        return []
+    _, there = min(placed, key=lambda oc: grid.distance(here, oc[1]))
+    return [_turn_to(grid, c, there)]
 
 
 def _by_initiative(cs: list[Combatant]) -> list[Combatant]:
@@ -354,6 +361,7 @@ def join(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[str,
     d.participants[c.name] = c.side
     WacCombatant.of(c).turned = False
     events: list[Event] = [Interrupted(actor=c.name, participants=list(est.flurries[0]), revealed=d.revealed)]
+    events += _face_nearest(enc, enc.grid(), c)  # it begins its part of the flurry turned as its fighters did
     if not d.revealed:
         words = any(v is not None for v in options.values())
         ahead: list[str] = []

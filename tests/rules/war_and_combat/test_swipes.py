@@ -6,7 +6,7 @@ from rules.events import Attacked, Checked, Term, mod
 from rules.hidden import public_copy
 from rules.systems.war_and_combat.actions import ACTIONS
 from rules.systems.war_and_combat.attacks import flurry_reach
-from rules.systems.war_and_combat.events import FlurryInitiative, Struck
+from rules.systems.war_and_combat.events import FacedAttacker, FlurryInitiative, Struck
 from rules.systems.war_and_combat.zones import wielded
 from tests.rules.war_and_combat.build import (
     ALDA,
@@ -371,3 +371,36 @@ def test_a_fighter_engaged_in_a_flurry_to_come_is_refused_an_interrupt_or_swipe_
         msg = s.refused("act", [6, 5, 4], action=kind, actor="Alda", target="Grak", options={})
         assert "in the flurry:" not in msg
         assert "Alda is engaged with Snaga (a flurry to come)" in msg and "engaged with nobody" in msg
+
+
+def _grak_strikes_alda_turned_away(s: Scenario, *, after_reveal: bool) -> None:
+    """Alda (facing N, Grak two hexes behind her) interrupts, before or after the reveal; Borin holds and Grak strikes
+    her: she was turned to face him as she joined, and he strikes her front."""
+    s.get("Alda").facing = "N"
+    grid = s.enc.grid()
+    if after_reveal:
+        revealed(s)
+        res = s.run("act", [1, 1, 1], action="interrupt", actor="Alda", options={"intent": "kill", "tactic": "hold"})
+    else:
+        res = s.run("act", action="interrupt", actor="Alda")
+        s.run("act", action="declare", actor="Borin", options={})
+        s.run("act", action="declare", actor="Alda", options={})
+        s.run("act", [5, 5, 4, 2, 3, 2, 1, 1, 1], action="declare", actor="Grak", options={})
+    toward = grid.facing_towards(s.get("Alda").cell, s.get("Grak").cell)
+    assert any(isinstance(e, FacedAttacker) and e.actor == "Alda" for e in res.events)
+    assert s.get("Alda").facing == toward
+    s.run("act", action="hold", actor="Borin")
+    assert s.enc.current == "Grak"
+    hit = s.run("attack", [2, 2, 2], actor="Grak", target="Alda")
+    roll = next(e for e in hit.events if isinstance(e, Attacked)).roll
+    assert roll.versus is not None and "rear" not in str(roll.versus.args) and (roll.against or 0) > 3
+
+
+def test_an_interrupter_facing_away_is_turned_to_face_its_opponent_as_it_joins():
+    """Docs: "A fighter not facing any opponent is turned to face one as the flurry begins"; the interrupter "joins
+    the flurry under way, stepping in as a swipe does ... Before the reveal it is one more to declare" (the text: "If
+    the two engaged figures are not already facing each other, then they are turned to face each other ... as soon
+    as the flurry begins"): Alda, facing away from Grak, is turned to him as she joins, before or after the reveal,
+    and he strikes her front, not her rear Defense 3."""
+    _grak_strikes_alda_turned_away(watched(), after_reveal=False)
+    _grak_strikes_alda_turned_away(watched(), after_reveal=True)
