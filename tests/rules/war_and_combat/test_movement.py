@@ -541,21 +541,28 @@ def test_a_move_to_a_wall_hex_says_it_is_a_wall():
     assert s.refused("move", actor="Borin", to="G6") == "G6 is taken by Alda: go around."
 
 
-def _begun_into_a_taken_hex() -> Scenario:
-    """Borin, crawling, begins the step into the rough F5 in the movement phase; his ally Alda then stands in F5;
-    it is Borin's step of the adjustment phase."""
+def _begun(rough: str, pace: str, path: str, taken: bool = False) -> Scenario:
+    """Borin, at F6 facing N at ``pace``, moves ``path`` in the movement phase, its last step begun into the rough
+    hex ``rough`` without the points to finish it; with ``taken``, his ally Alda then stands in that hex; it is
+    Borin's step of the adjustment phase."""
     s = wac()
-    s.enc.map.terrain["F5"] = "rough"
-    s.add("Borin", "fighter=6 pace=crawl", side="dwarves", at="F6", facing="N")
+    s.enc.map.terrain[rough] = "rough"
+    s.add("Borin", f"fighter=6 pace={pace}", side="dwarves", at="F6", facing="N")
     s.add("Alda", "fighter=0", side="dwarves", at="B2", facing="N")
     s.add("Grak", "fighter=0", side="orcs", at="P12", facing="N", owner=None)
     s.run("init_roll", [6, 6, 6, 1, 1, 1, 1, 1, 2])
-    s.run("move", actor="Borin", path="N")
-    assert st(s, "Borin").carry_to == "F5"
-    s.get("Alda").position = "F5"
+    s.run("move", actor="Borin", path=path)
+    assert st(s, "Borin").carry_to == rough
+    if taken:
+        s.get("Alda").position = rough
     while not (s.enc.phase == "adjustment" and s.enc.current == "Borin"):
         s.run("next", actor=s.enc.current)
     return s
+
+
+def _begun_into_a_taken_hex() -> Scenario:
+    """Borin, crawling, begins the step into the rough F5; his ally Alda then stands in F5."""
+    return _begun("F5", "crawl", "N", taken=True)
 
 
 def test_a_step_begun_into_a_hex_since_taken_is_refused_bare_and_given_up_with_words():
@@ -581,16 +588,8 @@ def test_a_move_to_after_a_step_begun_is_found_from_the_hex_that_step_enters():
     sought from F5 through the rough F4 for all 2 points, and a way found so would have begun at the wrong hex).
     "`/move to:` the hex the fighter stands in is refused: it is there already", a step begun too; a refusal for
     the points says what the owed point took."""
-    s = wac()
-    s.enc.map.terrain["F4"] = "rough"
-    s.add("Borin", "fighter=6 pace=walk", side="dwarves", at="F6", facing="N")
-    s.add("Alda", "fighter=0", side="dwarves", at="B2", facing="N")
-    s.add("Grak", "fighter=0", side="orcs", at="P12", facing="N", owner=None)
-    s.run("init_roll", [6, 6, 6, 1, 1, 1, 1, 1, 2])
-    s.run("move", actor="Borin", path="N N")
-    assert (s.get("Borin").position, st(s, "Borin").carry_to, st(s, "Borin").owed) == ("F5", "F4", 1)
-    while not (s.enc.phase == "adjustment" and s.enc.current == "Borin"):
-        s.run("next", actor=s.enc.current)
+    s = _begun("F4", "walk", "N N")
+    assert (s.get("Borin").position, st(s, "Borin").owed) == ("F5", 1)
     # refused, nothing paid: the hex it stands in, and one beyond what the owed point leaves
     assert s.refused("move", actor="Borin", to="F5").startswith(
         "Borin is at F5 already (a bare `/move` finishes the step it began into F4)")
