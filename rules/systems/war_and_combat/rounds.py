@@ -250,10 +250,11 @@ def _open(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     return events
 
 
-def _face_nearest(enc: Encounter, grid: Grid | None, c: Combatant) -> list[Event]:
+def _face_nearest(enc: Encounter, grid: Grid | None, c: Combatant, step_in: bool = False) -> list[Event]:
     """"If the two engaged figures are not already facing each other, then they are turned to face each other (no
     cost in movement points) as soon as the flurry begins": ``c``, facing none of its opponents in the flurry, is
-    turned to the nearest (`_turn_to`: -1 Defense for the flurry where that places it in its zone of threat)."""
+    turned to the nearest (`_turn_to`: -1 Defense for the flurry where that places it in its zone of threat;
+    ``step_in``: an interrupter's, whose blows reach a hex farther in this flurry)."""
     foes = opponents(enc, c)
     if grid is None or c.cell is None or not c.facing or not foes:
         return []
@@ -263,7 +264,7 @@ def _face_nearest(enc: Encounter, grid: Grid | None, c: Combatant) -> list[Event
     if facing_one or not placed:
         return []
     _, there = min(placed, key=lambda oc: grid.distance(here, oc[1]))
-    return [_turn_to(grid, c, there)]
+    return [_turn_to(grid, c, there, step_in)]
 
 
 def _by_initiative(cs: list[Combatant]) -> list[Combatant]:
@@ -361,7 +362,7 @@ def join(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[str,
     d.participants[c.name] = c.side
     WacCombatant.of(c).turned = False
     events: list[Event] = [Interrupted(actor=c.name, participants=list(est.flurries[0]), revealed=d.revealed)]
-    events += _face_nearest(enc, enc.grid(), c)  # it begins its part of the flurry turned as its fighters did
+    events += _face_nearest(enc, enc.grid(), c, step_in=True)  # turned as the flurry's fighters were as it began
     if not d.revealed:
         words = any(v is not None for v in options.values())
         ahead: list[str] = []
@@ -403,16 +404,18 @@ def _face(enc: Encounter, c: Combatant, name: str | None) -> list[Event]:
     return [_turn_to(grid, c, foe.cell)]
 
 
-def _turn_to(grid: Grid, c: Combatant, there: Cell) -> FacedAttacker:
+def _turn_to(grid: Grid, c: Combatant, there: Cell, step_in: bool = False) -> FacedAttacker:
     """``c`` turned to face the opponent at ``there`` (free). "A fighter who must turn to place the attacker into
-    his zone of threat receives a -1 penalty to Defense for the entire flurry": only where the turn places it there.
-    A polearm's foe a hex off stays in the gap before its head; one with no zone of threat (a bow in hand, a weapon
-    dropped or sheathed) places nobody in it: no penalty, and the event says why (``reason``)."""
+    his zone of threat receives a -1 penalty to Defense for the entire flurry": only where the turn places it there,
+    or, ``step_in`` (an interrupter, stepping in as a swipe does), the hex past its reach that its blows reach in
+    this flurry. A polearm's foe a hex off stays in the gap before its head; one with no zone of threat (a bow in
+    hand, a weapon dropped or sheathed) places nobody in it: no penalty, and the event says why (``reason``)."""
     assert c.cell is not None
     c.facing = grid.facing_towards(c.cell, there)
-    penalty = there in zones.threat(grid, c)
-    WacCombatant.of(c).turned = penalty
     held = zones.in_hand(c)
+    stepped = step_in and held is not None and not held.ranged and grid.distance(c.cell, there) == held.reach + 1
+    penalty = stepped or there in zones.threat(grid, c)
+    WacCombatant.of(c).turned = penalty
     reason = None if penalty else "unarmed" if held is None else "missile" if held.ranged else "gap"
     return FacedAttacker(actor=c.name, facing=c.facing, penalty=penalty, reason=reason)
 

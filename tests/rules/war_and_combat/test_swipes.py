@@ -387,8 +387,10 @@ def _grak_strikes_alda_turned_away(s: Scenario, *, after_reveal: bool) -> None:
         s.run("act", action="declare", actor="Alda", options={})
         s.run("act", [5, 5, 4, 2, 3, 2, 1, 1, 1], action="declare", actor="Grak", options={})
     toward = grid.facing_towards(s.get("Alda").cell, s.get("Grak").cell)
-    assert any(isinstance(e, FacedAttacker) and e.actor == "Alda" for e in res.events)
-    assert s.get("Alda").facing == toward
+    faced = [e for e in res.events if isinstance(e, FacedAttacker) and e.actor == "Alda"]
+    assert faced and s.get("Alda").facing == toward
+    # stepping in, her blows reach Grak two hexes off: the turn places him in her zone of threat, -1 Defense
+    assert faced[0].penalty and st(s, "Alda").turned
     s.run("act", action="hold", actor="Borin")
     assert s.enc.current == "Grak"
     hit = s.run("attack", [2, 2, 2], actor="Grak", target="Alda")
@@ -401,6 +403,8 @@ def test_an_interrupter_facing_away_is_turned_to_face_its_opponent_as_it_joins()
     the flurry under way, stepping in as a swipe does ... Before the reveal it is one more to declare" (the text: "If
     the two engaged figures are not already facing each other, then they are turned to face each other ... as soon
     as the flurry begins"): Alda, facing away from Grak, is turned to him as she joins, before or after the reveal,
-    and he strikes her front, not her rear Defense 3."""
+    and he strikes her front, not her rear Defense 3. "A fighter who must turn to place the attacker into his zone
+    of threat receives a -1 penalty to Defense for the entire flurry": Grak is two hexes off, within the reach her
+    step in gives her blows in this flurry (her axe's 1 + 1), so the turn costs her the -1."""
     _grak_strikes_alda_turned_away(watched(), after_reveal=False)
     _grak_strikes_alda_turned_away(watched(), after_reveal=True)
