@@ -10,8 +10,8 @@ The package, bottom-up (each module imports only those before it): `task.py` (th
 fighter's part in the round: conditions, points, quick and full actions, whose step),
 `limbs.py` (what wounded limbs may still do), `flurry.py` (who is in a flurry, and what each
 declared), `rounds.py` (the round phase by phase, the flurry phase's declarations, flurry
-initiative and passing attack included), `attacks.py` (strikes, ranged strikes, wounds, combat
-options, coup-de-grâce), `movement.py` (moves, manoeuvre tactics, driving back and withdrawing),
+initiative and passing attack included), `attacks.py` (strikes, wounds, combat
+options, coup-de-grâce), `missiles.py` (ranged strikes and loading), `movement.py` (moves, manoeuvre tactics, driving back and withdrawing),
 `swipes.py` (free attacks and interrupts from outside a flurry), `harm.py` (the GM's wounds),
 `words.py` (the declared `options:` words), `actions.py`, `facts.py` (what the board shows), `present.py`.
 
@@ -51,6 +51,7 @@ from rules.system import Action, Highlight, RuleSystem, Turn
 from rules.systems.war_and_combat import (
     attacks,
     flurry,
+    missiles,
     movement,
     rounds,
     sheet,
@@ -294,7 +295,8 @@ class WarAndCombatSystem(RuleSystem):
 
     def attack(self, enc: Encounter, action: Attack, dice: Dice) -> list[Event]:
         ctx = self.context(enc, action, dice)
-        return attacks.attack(enc, ctx.options, self.need_grid(enc), action, ctx.words, dice)
+        strike = attacks.attack if enc.phase == "flurry" else missiles.shoot  # a shot in the other phases
+        return strike(enc, ctx.options, self.need_grid(enc), action, ctx.words, dice)
 
     def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:
         return attacks.coup_de_grace(enc, self.option_values(enc), self.need_grid(enc), action, dice)

@@ -11,14 +11,13 @@ from rules.models import Combatant, Encounter
 from rules.systems.war_and_combat import flurry, harm, lengthy, rounds, sheet, words
 from rules.systems.war_and_combat.attacks import (
     break_free,
-    load,
-    missile_default,
     restricted,
     wielding,
 )
 from rules.systems.war_and_combat.catalogue import weapon
 from rules.systems.war_and_combat.events import EffectTaken
 from rules.systems.war_and_combat.limbs import crawling, unusable_code
+from rules.systems.war_and_combat.missiles import load, missile_default
 from rules.systems.war_and_combat.movement import (
     circle,
     drive,

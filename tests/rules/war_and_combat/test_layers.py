@@ -11,7 +11,7 @@ from tests.layers import package_problems
 FOLDER = Path(package.__file__).parent
 #: the package's modules, bottom first (the order of its docstring)
 LAYERS = ("task", "catalogue", "tables", "tables_missile", "tables_movement", "tables_options", "options", "state",
-          "events", "sheet", "zones", "lengthy", "turns", "limbs", "flurry", "rounds", "attacks", "movement", "swipes",
+          "events", "sheet", "zones", "lengthy", "turns", "limbs", "flurry", "rounds", "attacks", "missiles", "movement", "swipes",
           "harm", "words", "actions", "facts", "present")
 
 
