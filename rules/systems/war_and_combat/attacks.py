@@ -56,7 +56,7 @@ from rules.systems.war_and_combat.turns import (
     surprised,
     task,
 )
-from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
+from rules.systems.war_and_combat.zones import engaged_with, in_hand, reach_of, wielded
 from rules.targets import attack_target
 
 #: the Defenses (``defense``'s rule) of a defence actually made: the others are no defence (rear, unguarded
@@ -238,12 +238,6 @@ def _strike(enc: Encounter, opts: OptionValues, grid: Grid, c: Combatant, action
     if hit and roll is not None:
         flurry.success(enc, c, (roll.total or 0) - (roll.against or 0))
     return events + after_attack(enc, opts, dice, c, t, hit)
-
-
-def reach_of(w: Weapon, step_in: bool = False) -> int:
-    """How far ``w`` strikes: its reach, one hex more with a step in ("The unengaged fighter must negotiate the space
-    around the combatants": a swipe or free attack, and an interrupter's blows in the flurry it joined)."""
-    return w.reach + (1 if step_in else 0)
 
 
 def flurry_reach(enc: Encounter, c: Combatant, t: Combatant, w: Weapon) -> int:

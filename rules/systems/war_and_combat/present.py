@@ -284,10 +284,9 @@ class WacPresenter(Presenter[WacFacts]):
         return f"**{e.phase.title()} phase**: {PHASE_TEXT.get(e.phase, '')}.{order}"
 
     def engaged(self, e: Engaged) -> str:
-        if e.zone == "own threat":
-            also = f"; it is also engaged with {listing(e.also)}" if e.also else ""
-            return f"**{e.actor}** brings {e.by} into its zone of threat at {e.at}: movement stops, they are engaged{also}"
         also = f"; it is also engaged with {listing(e.also)}" if e.also else ""
+        if e.zone == "own threat":
+            return f"**{e.actor}** brings {e.by} into its zone of threat at {e.at}: movement stops, they are engaged{also}"
         return f"**{e.actor}** enters {e.by}'s zone of {e.zone} at {e.at}: movement stops, they are engaged{also}"
 
     def flurry_began(self, e: FlurryBegan) -> str:

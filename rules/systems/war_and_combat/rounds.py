@@ -413,7 +413,7 @@ def _turn_to(grid: Grid, c: Combatant, there: Cell, step_in: bool = False) -> Fa
     assert c.cell is not None
     c.facing = grid.facing_towards(c.cell, there)
     held = zones.in_hand(c)
-    stepped = step_in and held is not None and not held.ranged and grid.distance(c.cell, there) == held.reach + 1
+    stepped = step_in and held is not None and not held.ranged and grid.distance(c.cell, there) == zones.reach_of(held, True)
     penalty = stepped or there in zones.threat(grid, c)
     WacCombatant.of(c).turned = penalty
     reason = None if penalty else "unarmed" if held is None else "missile" if held.ranged else "gap"

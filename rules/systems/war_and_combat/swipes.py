@@ -53,7 +53,6 @@ from rules.systems.war_and_combat.attacks import (
     defense,
     held_defense,
     moving,
-    reach_of,
     resolve_hit,
     wielding,
 )
@@ -67,7 +66,7 @@ from rules.systems.war_and_combat.turns import (
     refuse_if_idle,
     task,
 )
-from rules.systems.war_and_combat.zones import engaged_with, in_hand, wielded
+from rules.systems.war_and_combat.zones import engaged_with, in_hand, reach_of, wielded
 from rules.targets import attack_target
 
 __all__ = ["outside", "within_reach", "swipe", "free_attack", "interrupt"]

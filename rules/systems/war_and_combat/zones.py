@@ -34,7 +34,7 @@ from rules.systems.war_and_combat import sheet
 from rules.systems.war_and_combat.catalogue import WEAPONS, Weapon
 from rules.systems.war_and_combat.state import WacCombatant
 
-__all__ = ["LIMITS", "wielded", "in_hand", "zones_of", "threat", "marginal", "engaging", "danger", "obstructed", "engaged_with", "actively_engaged", "zone_of", "brought_into_threat", "in_my_threat"]
+__all__ = ["LIMITS", "wielded", "in_hand", "reach_of", "zones_of", "threat", "marginal", "engaging", "danger", "obstructed", "engaged_with", "actively_engaged", "zone_of", "brought_into_threat", "in_my_threat"]
 
 
 #: a polearm's zone of threat limited to (`/act action:limit`) -> the sides it keeps
@@ -55,6 +55,12 @@ def wielded(c: Combatant) -> Weapon:
 def in_hand(c: Combatant) -> Weapon | None:
     """The weapon in hand; None when it was dropped (a fumble, a disarm) or sheathed."""
     return _held(c, None)
+
+
+def reach_of(w: Weapon, step_in: bool = False) -> int:
+    """How far ``w`` strikes: its reach, one hex more with a step in ("The unengaged fighter must negotiate the space
+    around the combatants": a swipe or free attack, and an interrupter's blows in the flurry it joined)."""
+    return w.reach + (1 if step_in else 0)
 
 
 def _held(c: Combatant, weapon: Weapon | None) -> Weapon | None:
