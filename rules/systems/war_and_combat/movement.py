@@ -130,14 +130,13 @@ def _plan(enc: Encounter, grid: Grid, c: Combatant, action: Move, keep: bool, bu
     plan: Plan = []
     step = "keep" if keep else "step"
     want = grid.parse_facing(action.facing) if action.facing else None
-    carry = WacCombatant.of(c).carry
-    begun = _step_of(carry) if carrying and carry else None
+    st = WacCombatant.of(c)
+    begun = _step_of(st.carry) if carrying and st.carry else None
     if action.path:
         for word in action.path.replace(",", " ").split():
             plan.append((step, grid.parse_facing(word)))
     elif action.to:
         goal = grid.parse(action.to)
-        st = WacCombatant.of(c)
         if goal == c.cell and want in (None, c.facing):
             finish = f" (a bare `/move` finishes the step it began into {st.carry_to})" if begun is not None else ""
             raise IllegalAction(f"{c.name} is at {goal.name} already{finish}: give `to` another hex, `path` (hex "
