@@ -17,8 +17,8 @@ class Turn:
     someone new (the bot then pings the owners of ``actors``). The rest are plain facts for the
     presenter's turn line (`rules.present.Presenter.turn_label`), which makes the sentence:
     ``phase`` names the part of the round, or a kind of turn the system has (``return``: a
-    return attack; ``declare``: declarations); ``over``: nobody can act until `/init next` moves
-    the round or phase on; ``gm``: nobody can act and the GM's command moves the fight on (the bot
+    return attack; ``declare``: declarations); ``over``: nobody can act until the GM's `/init next` moves
+    the round or phase on (so ``gm`` too); ``gm``: nobody can act and the GM's command moves the fight on (the bot
     pings the GM for it, and reminds the GM as it reminds players of their turn); ``points``: the acting combatant's allowance as the system counts it
     (movement left, and its whole); ``queue``: those waiting after ``actors``, in order, where the
     order is known.

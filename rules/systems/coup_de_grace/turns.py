@@ -196,7 +196,7 @@ def turn(enc: Encounter) -> Turn:
     side = state.priority
     waiting = pool(enc, side) if side else []
     if not waiting:
-        return Turn((), (enc.round, "over"), over=True)
+        return Turn((), (enc.round, "over"), over=True, gm=True)
     return Turn(tuple(c.name for c in waiting), key, None, side)
 
 

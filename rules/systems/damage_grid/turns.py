@@ -339,5 +339,5 @@ def turn(enc: Encounter) -> Turn:
     side = state.priority
     names = tuple(c.name for c in pool(enc, side)) if side else ()
     if not names:
-        return Turn((), key, phase=enc.phase, over=True)
+        return Turn((), key, phase=enc.phase, over=True, gm=True)
     return Turn(names, key, None, side, phase=enc.phase)

@@ -78,7 +78,7 @@ def turn(enc: Encounter, now: list[pool.Entry] | None = None) -> Turn:
         return Turn((foe.name,), (enc.round, "return", foe.name), foe.name, foe.side, phase="return")
     left = pool.waiting(entries(enc) if now is None else now)
     if not left:
-        return Turn(over=True)
+        return Turn(key=(enc.round, "over"), over=True, gm=True)
     c = enc.get(left[0].name)
     return Turn((c.name,), (enc.round, c.name), c.name, c.side, queue=tuple(o.name for o in left[1:]))
 
