@@ -306,13 +306,15 @@ class Encounters:
 
     def _turn_change(self, live: StoredEntry, new: Encounter, new_json: str, write: Write, now: float) -> _TurnChange:
         """The ping and reminder of the turn ``new`` is at, if the write moved the turn (or
-        ``anew``; the reminder alone for ``rearm``); whether the waiting reminder is cleared."""
+        ``anew``; the reminder alone for ``rearm``); whether the waiting reminder is cleared (as it
+        is where nothing is left to remind: an ended or decided fight, or one not started, as an
+        undone `/init roll` leaves it)."""
         system = get_system(new.system)
         turn = system.turn(new)
         moved = write.anew or not isinstance(live, LiveEntry) or live.turn().key != turn.key
         fresh = (moved or write.rearm) and write.active and new.started
         reminder = turn_reminder(new, turn, live.id, live.channel_id, now) if fresh else None
-        clear = (not write.active) or new.winner is not None or (fresh and reminder is None)
+        clear = (not write.active) or new.winner is not None or not new.started or (fresh and reminder is None)
         facts = system.facts(new) if (moved and write.active) else None
         ping = turn_ping(new, turn, live.id, facts) if facts is not None else None
         return _TurnChange(ping, reminder, clear, turn, facts)

@@ -169,3 +169,16 @@ async def test_a_nudge_carries_the_turns_buttons(h: Harness) -> None:
     await h.press("bob", "End turn")  # the latest message with it: the nudge
     enc = await h.bot.service.encounter(str(channel_id_of("general")))
     assert enc is not None and get_system(enc.system).turn(enc).actors == ("Grak",)
+
+
+async def test_an_undone_init_roll_leaves_no_turn_to_remind(h: Harness) -> None:
+    """docs/commands.md: "Every accepted command goes into the log, so `/undo` restores the state before it exactly";
+    a fight that has not started has no turn, and no reminder goes out before `/init roll` ("When a turn has waited
+    longer than the encounter's `reminder_hours`, its players ... are nudged"): the undone `/init roll` takes its
+    turn's reminder and deadline with it (they went on nudging the GM in a fight not started)."""
+    await waiting_turn(h, reminder_hours="1", deadline_hours="4")
+    await h.run("gm", "/undo")
+    clock_of(h).now += 25 * HOUR
+    assert await h.reminders() == []
+    with sqlite3.connect(h.store_path) as db:
+        assert db.execute("SELECT count(*) FROM reminders").fetchone() == (0,)
