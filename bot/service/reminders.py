@@ -30,6 +30,7 @@ from bot.service.turntext import (
     short_names,
     turn_tag,
     turn_text,
+    turn_users,
 )
 from data.store import DuplicateInteraction, NotifyPrefs, Reminder, StoreUnavailable
 from rules.actions import Action, Next
@@ -118,7 +119,8 @@ class Reminders:
                 text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left} (then the deadline "
                                                 f"answers for you: {asked.lapse}, and {policy})")
             else:
-                users, kind = tuple(r.user_ids), "warning"
+                # the turn as it is now: an activation begun since the turn did (its key the same) is one player's
+                users, kind = turn_users(enc, turn) or tuple(r.user_ids), "warning"
                 passing = system.deadline_passes(enc, turn)
                 if enc.settings.deadline_policy == "pass" and passing != turn.actors:
                     # the owners of what the deadline passes are warned, not all of the turn's
@@ -251,13 +253,14 @@ class Reminders:
         actor = _deadline_actor(turn)
         policy = enc.settings.deadline_policy
         action: Action | None = None
-        if actor is not None and policy == "pass":  # every combatant the warning named passes
+        gms_turn = actor is None and turn.gm  # nobody can act and the GM moves the fight on: the GM's turn
+        if (actor is not None or gms_turn) and policy == "pass":  # every combatant the warning named passes
             action = Next(actor=actor, is_gm=True, user_id=BOT_USER, whole_turn=True)
         elif actor is not None and policy == "hold":
             action = system.hold_action(enc, actor)
         hours = f"{enc.settings.deadline_hours:g} h"
         ctx = Ctx(live.channel_id, BOT_USER, interaction_id=f"deadline:{r.encounter_id}:{r.turn_key}:{r.since}")
-        if action is not None and actor is not None:
+        if action is not None:
             try:
                 async with self.encounters.holding(ctx) as held:
                     if held is not live or held.version != version:  # the turn moved on meanwhile: its own reminder takes over
@@ -265,7 +268,8 @@ class Reminders:
                     dice = Dice(rng=self.rng)
                     res = system.resolve(enc, action, dice)
                     hidden = res.encounter.hidden_names()
-                    whose = short_names(system.deadline_passes(enc, turn)) if action.kind == "next" and turn.current is None else actor
+                    whose = (short_names(system.deadline_passes(enc, turn)) if action.kind == "next" and turn.current is None
+                             else actor) or "the GM"
                     marked = events_report(f"⏰ Deadline: {whose}'s turn", res.events, system, res.encounter, hidden)
                     deadline = Deadline(whose=whose, hours=enc.settings.deadline_hours, policy=policy)
                     facts = log_facts(res.events, system, res.encounter, hidden, deadline=deadline)

@@ -370,16 +370,37 @@ async def test_a_damage_grid_warning_pings_only_the_owner_of_the_model_the_deadl
     assert "Deadline: Meena's turn" in deadline.text
 
 
-async def test_a_coup_de_grace_warning_pings_every_owner_of_the_side_it_passes(h: Harness) -> None:
-    """"each of them passes its activation this round" (docs/commands.md): in Coup-De-Grace the deadline passes every
-    mini the side still has to activate, so the owners of all of them are warned."""
+async def two_dwarves_with_a_deadline(h: Harness) -> None:
+    """Coup-De-Grace: Borin (bob's) and Thrain (ann's) against Grak (the GM's), `deadline_hours:4 deadline_policy:pass`,
+    initiative rolled (the dwarves, with more minis, activate first)."""
     await h.run("gm", "/encounter start", system="coup-de-grace", name="Bridge", map="8x6")
     await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C3", facing="E", sheet=BORIN)
     await h.run("gm", "/combatant add", name="Thrain", owner="@ann", side="dwarves", at="C5", facing="E", sheet=BORIN)
     await h.run("gm", "/combatant add", name="Grak", side="orcs", at="F3", facing="W", sheet=GRAK)
     await h.run("gm", "/encounter settings", reminder_hours="0", deadline_hours="4", deadline_policy="pass")
     await h.run("gm", "/init roll")
+
+
+async def test_a_coup_de_grace_warning_pings_every_owner_of_the_side_it_passes(h: Harness) -> None:
+    """"each of them passes its activation this round" (docs/commands.md): in Coup-De-Grace the deadline passes every
+    mini the side still has to activate, so the owners of all of them are warned."""
+    await two_dwarves_with_a_deadline(h)
     clock_of(h).now += 3 * HOUR
     [warning] = await h.reminders()
     assert sorted(warning.pinged_users()) == sorted([str(user_id_of("bob")), str(user_id_of("ann"))])
     assert "deadline is in about 1 h (then the turn passes)" in warning.text
+
+
+async def test_a_warning_during_one_minis_activation_pings_only_its_owner(h: Harness) -> None:
+    """docs/commands.md: "the owners of what the deadline will pass are warned ... with `pass`, the owners of the
+    combatants it passes": once Borin (bob's) has begun his activation, the deadline passes his activation alone
+    (Thrain, ann's, keeps hers), so bob alone is warned, though the turn began as the dwarves' (both owners')."""
+    await two_dwarves_with_a_deadline(h)
+    await h.run("bob", "/move", to="C2", facing="E")
+    clock_of(h).now += 3.5 * HOUR
+    [warning] = await h.reminders()
+    assert warning.pinged_users() == [str(user_id_of("bob"))], warning.text
+    assert "(then the turn passes)" in warning.text
+    clock_of(h).now += HOUR
+    await h.reminders()
+    assert next(c for c in (await export(h))["combatants"] if c["name"] == "Thrain")["state"].get("done") is not True

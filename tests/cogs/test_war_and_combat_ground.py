@@ -133,3 +133,24 @@ async def test_a_round_nobody_can_act_in_pings_the_gm_and_the_clock_reminds_the_
     sent = await h.press("gm", "End turn")
     assert not sent[0].ephemeral, sent[0].text
     assert (await export(h))["round"] == 3
+
+
+async def test_a_round_nobody_can_act_in_passes_at_its_deadline_under_pass(h: Harness) -> None:
+    """docs/commands.md: "`pass` ends the turn as if its owner had used `/init next`", and the owner of a round nobody
+    standing can act in is the GM ("the GM's `/init next` (or End turn) lets it pass", docs/systems/war-and-combat.md):
+    its warning goes to the GM ("then the turn passes") and at the deadline the round passes, as the GM's `/init next`
+    would (the GM was told "it is up to you (War & Combat has no way to pass it)" and the round stayed)."""
+    await start_wac(h, reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    await h.run("gm", "/effect add", name="stun", target="Borin", rounds="2")
+    await h.run("gm", "/effect add", name="surprised", target="Grak", rounds="1")
+    await h.run("gm", "/init roll", roll="6,6,6,1,1,1")
+    assert (await export(h))["round"] == 1
+    h.bot.service.clock.now += 3.5 * HOUR
+    [warning] = await h.reminders()
+    assert warning.pinged_users() == [str(user_id_of("gm"))]
+    assert "(then the turn passes)" in warning.text
+    h.bot.service.clock.now += HOUR
+    sent = await h.reminders()
+    text = "\n".join(s.text for s in sent)
+    assert "Deadline" in text and "up to you" not in text, text
+    assert (await export(h))["round"] == 2
