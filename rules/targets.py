@@ -31,8 +31,10 @@ def need_target(name: str | None, verb: str = "attack") -> str:
 
 def attack_target(enc: Encounter, c: Combatant, name: str | None, *, verb: str = "attack", foe: bool = False,
                   gone: str = "out of the fight", on_map: bool = False) -> Combatant:
-    """The combatant ``c`` names in ``target``, checked: named, not ``c`` itself, still in the fight,
-    an enemy where ``foe``, and on the map with ``c`` where ``on_map``."""
+    """The combatant ``c`` names in ``target``, checked: ``c`` still in the fight, the target named, not
+    ``c`` itself, still in the fight, an enemy where ``foe``, and on the map with ``c`` where ``on_map``."""
+    if c.status == "out":  # off the board and out of the fight: not one the GM places again
+        raise IllegalAction(f"{c.name} is {gone} and takes no further part in the fight: it cannot {verb}.")
     t = enc.get(need_target(name, verb), "target")
     if t is c:
         raise IllegalAction(f"{c.name} cannot {verb} itself: pick another target.")

@@ -606,3 +606,15 @@ def test_a_target_off_the_board_is_refused_naming_it() -> None:
     """A mini the GM has not deployed cannot be attacked: the refusal names it and how it is placed."""
     enc = fight(("A", "a", SWORD, "C3", "E"), ("T", "b", SWORD, "D3", "W"), ("R", "b", SWORD, None, None))
     assert "R is not on the map: the GM places it" in refused(enc, "attack", [6], actor="A", target="R")
+
+
+def test_an_out_of_action_minis_attack_says_it_is_out_of_action() -> None:
+    """"Remove the mini from the board, and it takes no further part in the battle" (coup-de-grace.txt): the GM's
+    attack with a mini put out of action is refused saying so (it said the mini was not on the map and that the GM
+    places it with `/combatant edit at:`, an edit refused for an out mini)."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("B", "a", SWORD, "C6", "E"), ("O", "b", SWORD, "D3", "W"),
+                ("P", "b", SWORD, "H8", "W"), first="b")
+    enc = run(enc, "edit", actor="P", hp_change=-4, is_gm=True)
+    assert enc.get("P").status == "out"
+    why = refused(enc, "attack", [6], actor="P", target="A", is_gm=True)
+    assert "P is out of action" in why and "places it" not in why, why
