@@ -273,10 +273,13 @@ def turn_line(enc: Seen, label: str, actors: Iterable[str]) -> str:
     """A turn's line (`rules.present.Presenter.turn_label`), marked: where it names a hidden combatant and
     holds a number besides the round's and the phase's (everyone's), players read only the round, the phase
     and whose turn it is."""
+    acting = tuple(actors)
     names = [n for n in enc.hidden_names() if n in label]
     numbers = _ROUND.sub("", label.replace(enc.phase, "") if enc.phase else label)
+    for named in sorted({*names, *acting}, key=len, reverse=True):  # a name's own digits (`Orc 2`) are no number
+        numbers = numbers.replace(named, "")
     if not names or MARK_START in label or not any(ch.isdigit() for ch in numbers):
         return label  # (a line the presenter marked itself is left as it is)
-    who = ", ".join(list(actors)[:10])
+    who = ", ".join(acting[:10])
     public = [f"Round {enc.round}", *([enc.phase] if enc.phase and enc.phase in label else []), *([f"{who} to act"] if who else [])]
     return mark(names, label, " · ".join(public))

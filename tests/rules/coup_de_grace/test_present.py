@@ -100,3 +100,23 @@ def test_the_facts_carry_the_order_of_sides_and_who_is_still_to_activate() -> No
     assert facts.waiting == {"b": (), "a": ("A1",)}
     assert SYSTEM.present.order_lines(enc, facts) == [
         "Order of sides this round: b → a", "**b**: all activated", "▶️ **a**: to activate: A1"]
+
+
+def test_a_sides_turn_line_keeps_its_words_when_a_hidden_minis_name_holds_a_number() -> None:
+    """"Sides then alternate one mini at a time" (docs/systems/coup-de-grace.md): the GM's hidden minis added with
+    `count:` are called `Orc 1`, `Orc 2`, and the turn line players read stays `orcs to activate: ...` (a digit in a
+    name read as a hidden number, and the line became `Grak, Orc 1, Orc 2 to act`, as if all of them acted now)."""
+    from rules.hidden import turn_line
+    from tests.scenario import Scenario
+
+    s = Scenario("coup-de-grace", map="12x10", tie="join")
+    s.add("Borin", SWORD, side="dwarves", at="C4", facing="E")
+    for name, at in (("Grak", "D4"), ("Orc 1", "K9"), ("Orc 2", "K10")):
+        s.add(name, SWORD, side="orcs", at=at, facing="W", owner=None)
+    s.run("init_roll")
+    s.run("init_order", order="orcs")
+    assert s.enc.hidden_names() == {"Grak", "Orc 1", "Orc 2"}
+    facts = SYSTEM.facts(s.enc)
+    label = SYSTEM.present.turn_label(s.enc, facts)
+    assert label == "Round 1 · orcs to activate: Grak, Orc 1, Orc 2"
+    assert turn_line(s.enc, label, facts.turn.actors) == label
