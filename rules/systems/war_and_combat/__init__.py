@@ -219,7 +219,10 @@ class WarAndCombatSystem(RuleSystem):
         """A fighter downed in its own step or while it holds the flurry's initiative (a free attack's or a
         pass-through's blow taken, the GM's wound) "is incapable of performing any action": its step ends as
         `/init next` ends it, and the flurry's attack passes on as after a blow from outside it (unless the
-        fight is decided)."""
+        fight is decided); one stunned or surprised while its flurry awaits declarations is no longer awaited
+        (`rounds.drop_idle`)."""
+        if enc.started and not enc.winner and (idle := rounds.drop_idle(enc, self.option_values(enc), dice)):
+            return idle  # stunned or surprised before its flurry's declarations were all made
         c = enc.find(enc.current) if enc.started and not enc.winner and enc.current else None
         if c is None or c.status == "active":
             return []

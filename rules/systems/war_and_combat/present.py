@@ -46,6 +46,7 @@ PHASE_TEXT = {
 EFFECTS = {
     "stun": "is stunned: no action for {d}",
     "loses_action": "loses {d} this round",
+    "no_declaration": "is {d}: no action this round (no declaration, no flurry initiative); the flurry does not wait for it",
     "drops": "drops its {d}",
     "falls": "falls down",
     "stays_fallen": "fails to keep its feet (\"{d}\"), but is already fallen: it stays down",

@@ -313,6 +313,27 @@ def declare(enc: Encounter, opts: OptionValues, c: Combatant, options: Mapping[s
     return events + (_reveal(enc, opts, dice) if done else [])
 
 
+def drop_idle(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
+    """A fighter stunned or surprised while its flurry awaits declarations "can take no action": as one that could
+    take none as the flurry began (`_open`), it declares nothing (one it made goes), has no flurry initiative and no
+    action, and the flurry no longer waits for it; the declarations left complete are revealed (with nobody left
+    able to act, the flurry ends at once)."""
+    d = WacEncounter.of(enc).declarations
+    if enc.phase != "flurry" or d is None or d.revealed:
+        return []
+    events: list[Event] = []
+    for c in participants(enc):
+        if c.name in d.participants and (why := idle_why(enc, c)) is not None:
+            del d.participants[c.name]
+            d.made.pop(c.name, None)
+            WacCombatant.of(c).actions, WacCombatant.of(c).flurry_init = 0, None
+            events.append(EffectTaken(actor=c.name, effect="no_declaration", detail=why))
+    if events and d.complete():
+        d.revealed = True
+        events += _reveal(enc, opts, dice)
+    return events
+
+
 def force(enc: Encounter, opts: OptionValues, dice: Dice) -> list[Event]:
     est = WacEncounter.of(enc)
     if enc.phase != "flurry" or est.declarations is None or est.declarations.revealed:

@@ -242,3 +242,37 @@ def test_a_failed_shock_check_of_a_fighter_stunned_all_round_loses_nothing():
     assert "Grak checks shock" in text and "failure" in text
     assert "Grak would lose 1 action, but has none left this round: nothing is lost" in text
     assert "Grak loses 1 action" not in text
+
+
+def test_a_fighter_stunned_while_the_flurry_awaits_declarations_is_no_longer_awaited():
+    """docs/systems/war-and-combat.md: "A fighter in the flurry who can take no action (stunned ...) ... declares
+    nothing, rolls no flurry initiative and has no action ... and the flurry does not wait for it": Borin has
+    declared and the flurry awaits Grak's when the GM stuns Grak (`/effect add name:stun`): the declarations are
+    revealed at once and Borin attacks (the flurry went on waiting for the stunned Grak's declaration)."""
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("next", actor="Borin")
+    s.run("next", actor="Grak")
+    assert s.enc.phase == "flurry" and to_declare(s.enc) == ["Borin", "Grak"]
+    s.run("act", action="declare", actor="Borin", options={"intent": "kill", "tactic": "press"})
+    res = s.run("effect_add", [5, 5, 4], actor="Grak", effect="stun", rounds=1)
+    assert to_declare(s.enc) == [] and s.enc.current == "Borin", said(s.text(res))
+    assert "Grak is stunned: no action this round" in said(s.text(res))
+    assert st(s, "Grak").actions == 0 and st(s, "Grak").flurry_init is None and st(s, "Borin").actions > 0
+
+
+def test_a_flurry_whose_every_fighter_is_stunned_before_the_reveal_ends_at_once():
+    """The same page: "with nobody in it able to act, it ends at once": the GM stuns Borin and Grak while their
+    flurry awaits declarations, and the flurry ends: the round goes on to the adjustment phase, in which neither
+    can act, and round 2 begins as their stuns end (the flurry waited for the declarations, and the GM's
+    `/init next` was refused)."""
+    s = duel()
+    s.run("init_roll", [5, 5, 4, 2, 3, 2])
+    s.run("next", actor="Borin")
+    s.run("next", actor="Grak")
+    assert s.enc.phase == "flurry"
+    s.run("effect_add", actor="Borin", effect="stun", rounds=1)
+    res = s.run("effect_add", [2, 5, 1, 3, 1, 4], actor="Grak", effect="stun", rounds=1)
+    lines = said(s.text(res))
+    assert lines.index("The flurry of Borin, Grak ends") < lines.index("Adjustment phase") < lines.index("Round 2 begins")
+    assert (s.enc.round, s.enc.phase, s.enc.current) == (2, "movement", "Borin")  # nobody could adjust: round 2
