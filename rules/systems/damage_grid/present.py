@@ -352,6 +352,16 @@ class DgPresenter(Presenter[DgFacts]):
                            waiting=f"{q.attacker}'s {'Lunge' if q.lunge else 'attack'} on {q.target}", lapse="the least harm")
 
     # -- the board ----------------------------------------------------------------------------------
+    def public_notes(self, enc: Encounter, c: Combatant, facts: DgFacts) -> list[str]:
+        """A hidden model's line, too, says that it is prone and who holds it: no number, and told to everyone as it
+        happened."""
+        return self._holds(DgCombatant.of(c))
+
+    @staticmethod
+    def _holds(st: DgCombatant) -> list[str]:
+        """``prone``, ``held by Meena``: what keeps a model down or in place."""
+        return ["prone"] * st.prone + (["held by " + ", ".join(st.grappled_by)] if st.grappled_by else [])
+
     def status_line(self, enc: Encounter, c: Combatant, facts: DgFacts) -> str:
         st = DgCombatant.of(c)
         bits = [f"**{c.name}**"]
@@ -362,10 +372,7 @@ class DgPresenter(Presenter[DgFacts]):
             bits.append(vals)
         if enc.started:
             bits.append(f"{st.cp} CP")
-        if st.prone:
-            bits.append("prone")
-        if st.grappled_by:
-            bits.append("held by " + ", ".join(st.grappled_by))
+        bits += self._holds(st)
         if c.status != "active":
             bits.append("inert" if c.status == "downed" else "destroyed")
         return " · ".join(bits)
