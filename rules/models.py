@@ -155,6 +155,10 @@ DEADLINE_HOURS_MAX = 24 * 90
 DEADLINE_POLICIES = ("pass", "hold", "gm")
 
 
+#: the most names `Settings.revealed` holds
+MAX_REVEALED = 100
+
+
 class Settings(BaseModel):
     """Encounter settings the GM can change; ``options`` overrides a system's defaults."""
 
@@ -176,7 +180,7 @@ class Settings(BaseModel):
     #: show the numbers of the GM's combatants to everyone (players see a condition word otherwise)
     reveal: bool = False
     #: the GM's combatants whose numbers are shown to everyone
-    revealed: list[str] = Field(default_factory=list, max_length=100)
+    revealed: list[str] = Field(default_factory=list, max_length=MAX_REVEALED)
 
     @field_validator("reminder_hours")
     @classmethod
@@ -328,19 +332,24 @@ class Encounter(BaseModel):
 
     def hidden_names(self) -> frozenset[str]:
         """The combatants whose numbers players see only as a condition word (`hidden`, with the
-        settings read once for the list: nobody while all are revealed)."""
+        settings read once for the list). A GM's combatant removed while hidden stays so whatever is
+        revealed after (`shown_to_players`)."""
         settings = self.settings
-        if settings.reveal:
-            return frozenset()
         revealed = settings.revealed
+        gone = [n for n in self.removed_hidden if n not in revealed]
+        if settings.reveal:
+            return frozenset(gone)
         names = [c.name for c in self.combatants if c.owner_id is None and c.name not in revealed]
-        return frozenset(names + [n for n in self.removed_hidden if n not in revealed])
+        return frozenset(names + gone)
 
     def shown_to_players(self, name: str) -> bool:
         """Whether players see the numbers of the combatant called ``name`` now: a player's
-        always; the GM's once revealed. A name no longer in the encounter (a removed GM's
-        combatant's above all) is shown only if revealed."""
-        c = None if name in self.removed_hidden else self.find(name)  # a removed one's name answers for it
+        always; the GM's once revealed. A removed GM's combatant stays as it was when removed
+        (`rules.roster`): shown only while its name is among those revealed by name, which a
+        reveal of all does not change; any other name no longer in the encounter only if revealed."""
+        if name in self.removed_hidden:  # a removed one's name answers for it
+            return name in self.settings.revealed
+        c = self.find(name)
         if c is not None:
             return not self.hidden(c)
         return self.settings.reveal or name in self.settings.revealed

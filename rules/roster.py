@@ -36,7 +36,7 @@ from rules.events import (
 from rules.fight import FightRules
 from rules.geometry.cell_lists import parse_cell_list
 from rules.hidden import mark
-from rules.models import HP_LIMIT, Combatant, Encounter, Status
+from rules.models import HP_LIMIT, MAX_REVEALED, Combatant, Encounter, Status
 from rules.sheet import MARKDOWN, SheetKey, unprintable
 from rules.state import CombatantState
 from rules.text import article, possessive
@@ -363,6 +363,10 @@ class RosterRules(FightRules):
         enc.combatants.remove(c)
         if c.owner_id is None and c.name not in enc.removed_hidden:  # its log entries and GM changes keep its name
             enc.removed_hidden = [*enc.removed_hidden, c.name]
+            revealed = enc.settings.revealed
+            if enc.settings.reveal and c.name not in revealed and len(revealed) < MAX_REVEALED:
+                # shown as all are: it stays shown as it was (`Encounter.shown_to_players`); with no room, hidden
+                enc.settings.revealed = [*revealed, c.name]
         enc.order = [n for n in enc.order if n != c.name]
         if enc.current == c.name:
             enc.current = None

@@ -435,9 +435,12 @@ class RuleSystem(RosterRules):
         """What of ``enc`` its stored form (an export) holds that players may not see now, worded to
         follow "while ..." with what ends it; None: nothing. Only the GM exports it then, privately.
         The default: the numbers of the GM's hidden combatants (removed ones' too, in the GM changes)."""
-        if enc.hidden_names():
-            return "its combatants' numbers are hidden from players (or reveal them with `/encounter reveal`)"
-        return None
+        hidden = enc.hidden_names()
+        if not hidden:
+            return None
+        if hidden <= set(enc.removed_hidden):  # no reveal shows them (`Encounter.shown_to_players`)
+            return "its combatants' numbers are hidden from players (those of the GM's combatants removed while hidden stay so)"
+        return "its combatants' numbers are hidden from players (or reveal them with `/encounter reveal`)"
 
     def hidden_again(self, enc: Encounter) -> str | None:
         """What ``enc``, the state an `/undo` goes back to, hides from players again that the undone

@@ -1047,3 +1047,33 @@ async def test_war_and_combat_a_shot_at_a_hidden_aware_fighter_names_its_defense
     players = public_texts(sent) + reply(await h.run("ann", "/log", count="1")).text
     assert "vs Defense (front, ±? Ward), point blank, aware" in players and "+3 Ward" not in players
     assert "vs Defense (front, +3 Ward), point blank, aware 19" in reply(await h.run("gm", "/log", count="1")).text
+
+
+@pytest.mark.parametrize("reveal", [("/encounter reveal", {}), ("/encounter settings", {"options": "hidden=none"})])
+async def test_a_combatant_removed_while_hidden_stays_hidden_whatever_is_revealed_after(h: Harness, reveal) -> None:
+    """docs/commands.md: "A GM's combatant that is removed stays hidden in what was logged of it ... as it was
+    before", and `/encounter export` is "only the GM" while anything is hidden, "a removed one's too"."""
+    await started_cdg(h)
+    await h.run("gm", "/combatant add", name="Snaga", side="orcs", at="F5", facing="W", sheet=GRAK + " hp=4")
+    await h.run("gm", "/move", combatant="Snaga", path="W W")
+    await h.run("gm", "/combatant remove", name="Snaga")
+    before = reply(await h.run("bob", "/log", count="6")).text
+    command, options = reveal
+    await h.run("gm", command, **options)
+    after = reply(await h.run("bob", "/log", count="6")).text
+    assert "hp=4" not in after and "MP" not in after.split("/combatant remove")[0]
+    assert [line for line in after.split("\n") if "Snaga" in line and "remove" not in line] == [
+        line for line in before.split("\n") if "Snaga" in line and "remove" not in line]
+    refused = reply(await h.run("bob", "/encounter export"))
+    assert refused.ephemeral and not refused.files and "Only the GM" in refused.text
+    assert "/encounter reveal" not in refused.text and "removed while hidden" in refused.text  # a reveal would not do
+    assert "hp=4" in reply(await h.run("gm", "/log", count="6")).text
+
+
+async def test_a_combatant_removed_while_revealed_stays_shown(h: Harness) -> None:
+    """A GM's combatant removed while its numbers were shown stays "as it was before": its rows keep them."""
+    await started_cdg(h)
+    await h.run("gm", "/encounter reveal")
+    await h.run("gm", "/combatant add", name="Snaga", side="orcs", at="F5", facing="W", sheet=GRAK + " hp=4")
+    await h.run("gm", "/combatant remove", name="Snaga")
+    assert "hp=4" in reply(await h.run("bob", "/log", count="4")).text
