@@ -309,8 +309,11 @@ class Service:
             facts = None
             if entry.facts:
                 facts = LogFacts.model_validate_json(entry.facts).model_copy(update={"undid": undid}).model_dump_json(exclude_defaults=True)
-            again = system.hidden_again(restored)
-            if again is not None:  # what the undone command told is hidden again: said, not told again
+            # what the undone command told is hidden again (declarations, the numbers a reveal showed):
+            # said, not told again
+            told = [system.hidden_again(restored), views.numbers_hidden_again(live.enc, restored) if isinstance(live, LiveEntry) else None]
+            again = "; ".join(t for t in told if t) or None
+            if again is not None:
                 facts = None
             text = f"Undid {entry.command} by {views.who(entry.user_id)}: {again or views.entry_text(entry, system)}"
             ping = await self.encounters.commit(ctx, live, restored, Write("/undo", text, undoable=False, undo_of=entry.id, facts=facts))
@@ -497,8 +500,7 @@ class Service:
         async with self.encounters.holding(ctx) as live:
             require_gm(live.enc, ctx, "reveal or hide combatants' numbers")
             new, shown = with_reveal(live.enc, name, hide)
-            what = ("every combatant's" if shown is None else f"{shown}'s") + " numbers are " + (
-                "hidden from players again" if hide else "shown to everyone")
+            what = views.reveal_text(None if shown is None else [shown], hide)
             if new != live.enc:
                 await self.encounters.commit(ctx, live, new, Write("/encounter reveal", what))
         return Outcome(Report("👁️ Reveal", [what[0].upper() + what[1:] + "."]), board_changed=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from bot.limits import LIMITS
 from bot.service.cache import LiveEntry, StoredEntry
@@ -22,11 +22,12 @@ from rules.options import Option
 from rules.registry import get_system
 from rules.report import TYPED, Report, joined, plural, user_ref
 from rules.system import Action, RuleSystem
+from rules.text import listing, possessive
 
 __all__ = ["title", "start_report", "end_question", "next_question", "replace_question", "notify_report", "NOTIFY_MODES",
            "settings_lines", "settings_changes", "map_text", "order_report", "map_title", "show_report", "end_report",
            "log_report", "entry_text", "system_of", "roll_report", "roll_summary", "private_roll_report", "effects_report",
-           "numbers_report", "readers", "who"]
+           "numbers_report", "readers", "who", "reveal_text", "numbers_hidden_again"]
 
 #: what still works once an encounter has ended
 AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
@@ -241,6 +242,28 @@ def _marked(report: Report) -> bool:
 def who(user_id: str | None) -> str:
     """Who did a logged action: a user, or the turn clock (a deadline it applied)."""
     return "⏰ the turn clock" if user_id == BOT_USER else user_ref(str(user_id))
+
+
+def reveal_text(names: Sequence[str] | None, hide: bool) -> str:
+    """What a reveal did: the numbers of the GM's combatants ``names`` (None: every combatant's)
+    shown to everyone, or (``hide``) hidden from players again."""
+    if names is None:
+        whose = "every combatant's numbers"
+    elif len(names) == 1:
+        whose = f"{possessive(names[0])} numbers"
+    else:  # at most 10 named, the rest counted
+        whose = "the numbers of " + listing([*names[:10], *([f"{len(names) - 10} more"] if len(names) > 10 else [])])
+    return f"{whose} are " + ("hidden from players again" if hide else "shown to everyone")
+
+
+def numbers_hidden_again(now: Encounter, restored: Encounter) -> str | None:
+    """What an undo from ``now`` back to ``restored`` hides from players again of the GM's
+    combatants' numbers (an undone reveal), in the reveal's words; None: nothing."""
+    names = sorted(n for n in restored.hidden_names() if now.shown_to_players(n))
+    if not names:
+        return None
+    every = now.settings.reveal and not restored.settings.reveal
+    return reveal_text(None if every else names, hide=True)
 
 
 def end_report(enc: Encounter | None, logged: int) -> Report:

@@ -1077,3 +1077,29 @@ async def test_a_combatant_removed_while_revealed_stays_shown(h: Harness) -> Non
     await h.run("gm", "/combatant add", name="Snaga", side="orcs", at="F5", facing="W", sheet=GRAK + " hp=4")
     await h.run("gm", "/combatant remove", name="Snaga")
     assert "hp=4" in reply(await h.run("bob", "/log", count="4")).text
+
+
+@pytest.mark.parametrize("command,options,hidden", [
+    ("/encounter reveal", {"combatant": "Grak"}, "Grak's numbers are hidden from players again"),
+    ("/encounter reveal", {}, "every combatant's numbers are hidden from players again"),
+    ("/encounter settings", {"options": "hidden=none"}, "every combatant's numbers are hidden from players again"),
+])
+async def test_an_undone_reveal_says_the_numbers_are_hidden_again(h: Harness, command, options, hidden) -> None:
+    """docs/commands.md: "An undo that hides something again ... says so instead of what it undid": the undo
+    of a reveal tells everyone the numbers are hidden again, in its reply and in players' `/log`."""
+    await hit_grak(h)
+    await h.run("gm", command, **options)
+    text = reply(await h.run("gm", "/undo")).text
+    assert hidden in text and "shown to everyone" not in text and "gm → none" not in text
+    log = reply(await h.run("bob", "/log", count="1")).text
+    assert hidden in log and "shown to everyone" not in log
+    assert "**Grak** · G3 W · hurt" in reply(await h.run("bob", "/encounter status")).text
+
+
+async def test_an_undone_hide_still_says_what_it_undid(h: Harness) -> None:
+    """An undo that shows numbers again hides nothing: it names what it undid, as any undo."""
+    await hit_grak(h)
+    await h.run("gm", "/encounter reveal", combatant="Grak")
+    await h.run("gm", "/encounter reveal", combatant="Grak", hide="true")
+    assert "Undid /encounter reveal by" in reply(await h.run("gm", "/undo")).text
+    assert "2/3 HP" in reply(await h.run("bob", "/encounter status")).text
