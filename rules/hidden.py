@@ -23,7 +23,7 @@ from typing import Any, Protocol, TypeVar
 from pydantic import BaseModel
 
 __all__ = [
-    "Secret", "SECRET", "secret", "Of", "PUBLIC", "public_copy", "names_in", "mark", "marked_names", "for_reader",
+    "Secret", "SECRET", "secret", "Of", "Also", "PUBLIC", "public_copy", "names_in", "mark", "marked_names", "for_reader",
     "players_see", "everyone", "MARK_START", "turn_line",
 ]
 
@@ -98,6 +98,20 @@ class Of:
 #: a value that belongs to no combatant
 PUBLIC = Of(None)
 
+
+class Also:
+    """Field marker beside the owner a value has (its `Of`, or the one its holder passes down): the value was
+    worked out with the number of the combatant ``who`` names too (a field or a role, as `Of` reads it), so it is
+    hidden where either is (a count of successes against a hidden foe's target number)."""
+
+    __slots__ = ("who",)
+
+    def __init__(self, who: str) -> None:
+        self.who = who
+
+    def __repr__(self) -> str:
+        return f"Also({self.who!r})"
+
 # the modes of a value: shown, hidden (numbers and texts), or unknown (numbers hidden, texts shown)
 _SHOWN, _HIDDEN, _UNKNOWN = "shown", "hidden", "unknown"
 
@@ -128,6 +142,14 @@ def names_in(value: Any, names: frozenset[str]) -> set[str]:
 def _marker(model: type[BaseModel], field: str) -> Of | None:
     info = model.model_fields[field]
     return next((m for m in info.metadata if isinstance(m, Of)), None)
+
+
+def _also(model: type[BaseModel], field: str) -> list[Also]:
+    return [m for m in model.model_fields[field].metadata if isinstance(m, Also)]
+
+
+#: the modes from the most shown to the most hidden
+_RANK = {_SHOWN: 0, _UNKNOWN: 1, _HIDDEN: 2}
 
 
 def _scrub(v: Any, mode: str, roles: dict[str, str | None], hidden: frozenset[str]) -> Any:
@@ -180,6 +202,9 @@ def _scrub_model(m: M, mode: str, roles: dict[str, str | None], hidden: frozense
                 sub_mode = _owner_mode(getattr(m, marker.who, None), hidden, mode)
             if marker.roles:
                 sub_roles = {role: getattr(m, f, None) for role, f in marker.roles.items()}
+        for also in _also(type(m), name):
+            owner = roles[also.who] if also.who in roles else getattr(m, also.who, None)
+            sub_mode = max(sub_mode, _owner_mode(owner, hidden, _SHOWN), key=_RANK.__getitem__)
         new = _scrub(value, sub_mode, sub_roles, hidden)
         if new is not value:
             update[name] = new

@@ -5,6 +5,7 @@ from rules.events import Attacked, Damaged, EffectAdded, Event, Roll, mod
 from rules.hidden import SECRET, for_reader, mark, public_copy, secret
 from rules.systems.damage_grid.events import GrappleTest
 from rules.systems.knights_of_valour.events import KovDamage, KovRound, Ranked
+from rules.systems.tote.events import SkillTest, Struck
 
 HIDE = frozenset({"Grak"})
 
@@ -94,3 +95,14 @@ def test_an_effects_changes_are_its_targets_whoever_times_it() -> None:
     assert on_borin.mods == {"attack": 1}
     on_grak = public_copy(EffectAdded(actor="Grak", name="Bless", ends="turn_start", left=2, of="Borin", mods={"attack": 1}), HIDE)
     assert secret(on_grak.mods["attack"])
+
+
+def test_a_value_also_worked_out_with_a_hidden_combatants_number_is_hidden() -> None:
+    """`Also`: a TOTE test's count of successes is its roller's and is counted against the opponent's number, so it is
+    hidden where either is hidden: Borin's against hidden Grak, Grak's against Borin; Borin's dice stay."""
+    test = SkillTest(skill="strike", dice=[6, 6, 1], paragon=3, kept=6, target=8, total=9, successes=2)
+    borin = public_copy(Struck(actor="Borin", target="Grak", weapon="axe", action="strike", test=test), HIDE)
+    assert secret(borin.test.successes) and secret(borin.test.target) and borin.test.dice == [6, 6, 1] and borin.test.success
+    assert secret(public_copy(Struck(actor="Grak", target="Borin", weapon="club", action="strike", test=test), HIDE).test.successes)
+    shown = public_copy(Struck(actor="Borin", target="Thrain", weapon="axe", action="strike", test=test), HIDE)
+    assert shown.test.successes == 2

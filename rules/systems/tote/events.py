@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rules.dice import Typed
 from rules.events import Event, Modifier, Moved, RoundBegan
-from rules.hidden import PUBLIC, Of
+from rules.hidden import PUBLIC, Also, Of
 
 __all__ = [
     "SkillTest",
@@ -62,7 +62,8 @@ class SkillTest(BaseModel):
     #: the number to beat: the opponent's where the containing field names an ``against`` role
     target: Annotated[int, Of("against")]
     total: int
-    successes: int
+    #: counted against ``target``: with a hidden opponent's number (a Rating, a Block) the count brackets it
+    successes: Annotated[int, Also("against")]
     critical: bool = False
     #: faces rolled that filled injury boxes bar
     barred: list[int] = Field(default_factory=list)
@@ -143,8 +144,9 @@ class Wounded(Event):
     by: str
     weapon: str
     damage: Annotated[int, Of("by")]
-    extra: Annotated[int, Of("by")] = 0
-    extra_successes: Annotated[int, Of("by")] = 0
+    #: counted against the target's Block: a hidden target's number too
+    extra: Annotated[int, Of("by"), Also("actor")] = 0
+    extra_successes: Annotated[int, Of("by"), Also("actor")] = 0
     effect: Annotated[int, Of("by")] = 0
     resists: Annotated[list[tuple[str, int]], Of("actor")] = Field(default_factory=list)
     amount: Annotated[int, Of("actor")]

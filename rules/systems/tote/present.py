@@ -95,7 +95,8 @@ class TotePresenter(Presenter[ToteFacts]):
         bits += [f"{signed(m.value)} {self.term(m)}" for m in t.modifiers]
         text = " ".join(bits) + f" = **{t.total}** vs {against or f'T{t.target}'}: {result}"
         if t.success:
-            text += f", {plural(t.successes, 'success', 'successes')}"
+            if not secret(t.successes):  # counted against a hidden opponent's number, it would bracket it
+                text += f", {plural(t.successes, 'success', 'successes')}"
             if t.critical:
                 text += " (critical)"
         if t.keep_missing is not None:
@@ -134,7 +135,9 @@ class TotePresenter(Presenter[ToteFacts]):
             taken = "" if secret(e.amount) else f" {len(e.boxes)}"
             return f"**{e.actor}** takes{taken} damage from {e.weapon}{self.health_change(e.actor, e.before, e.after)}"
         parts = [f"{e.weapon} {e.damage}"]
-        if e.extra:
+        if secret(e.extra):  # counted against a hidden target's Block
+            parts.append("+? for extra successes")
+        elif e.extra:
             parts.append(f"{signed(e.extra)} for {plural(e.extra_successes, 'extra success', 'extra successes')}")
         if e.effect:
             parts.append(f"{signed(e.effect)} effect (critical)")

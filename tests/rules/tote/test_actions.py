@@ -426,3 +426,44 @@ def test_the_boards_gm_change_counts_injury_track_boxes() -> None:
     assert enc.gm_edits[-1] == "round 1: Borin 2 boxes marked (4 left)"
     enc = step(enc, "edit", actor="Borin", hp_change=1, is_gm=True)
     assert enc.gm_edits[-1] == "round 1: Borin 1 box cleared (5 left)"
+
+
+# -- success counts against a hidden foe's number ---------------------------------------------------------------
+def _lines(res: Resolution, enc: Encounter, hidden: frozenset[str]) -> str:
+    view = SYSTEM.present.view(res.encounter, hidden)
+    return "\n".join(view.readable(view.marked(e)) for e in res.events)
+
+
+def test_an_intimidate_on_a_hidden_foe_shows_players_no_success_count() -> None:
+    """"No other number of a hidden combatant reaches players either, on any path ... Players' combatants always show
+    their numbers, but for those worked out with a hidden combatant's" (docs/commands.md): Intimidate is "an Impress
+    test against 7 + the foe's Rating", so beside the hero's dice its count of successes brackets the Rating the line
+    hides; players read success or failure, the GM the count."""
+    enc = fight(BORIN, THRAIN, ("Zug", "rating=0", "foes", 3))
+    res = act(enc, "Borin", "intimidate", [6, 5, 2], target="Zug")  # 8 and 7 both meet 7 + 0: 2 successes
+    public, gm = _lines(res, enc, frozenset({"Zug"})), _lines(res, enc, frozenset())
+    assert "vs 7 + Rating ? = ?: success" in public and "successes" not in public and "1 success" not in public, public
+    assert "vs 7 + Rating 0 = 7: success, 2 successes" in gm, gm
+
+
+def test_a_hit_on_a_hidden_foe_shows_players_no_success_count() -> None:
+    """"No other number of a hidden combatant reaches players ... its defence and the terms of it, ... Block"
+    (docs/commands.md): a Strike's count of successes brackets the hidden Block between two totals the hero's dice
+    show, and so does the damage's "+1 per extra success"; players read the hit, the GM the count."""
+    enc = fight(BORIN, THRAIN, GRAK)
+    res = resolve(enc, "attack", [6, 6, 1, 3], actor="Borin", target="Grak")  # 9, 9 and 4 vs Block 8: 2 successes
+    public, gm = _lines(res, enc, frozenset({"Grak"})), _lines(res, enc, frozenset())
+    assert "vs **Grak**'s Block: hit" in public and "success" not in public.replace("extra successes", ""), public
+    assert "**Grak** is hit: axe 2 +? for extra successes" in public, public
+    assert "vs Block 8: hit, 2 successes" in gm and "+1 for 1 extra success" in gm, gm
+
+
+def test_a_passed_escape_from_a_hidden_foe_shows_players_no_success_count() -> None:
+    """Escape Foes: "players see the 7 ... but not a hidden foe's Rating or the total" (docs/systems/tote.md): the
+    count of successes would bracket that Rating, so a passed escape reads as a success alone."""
+    enc = fight(("Ann", "move=2", "heroes", 5), ("Grak", "rating=0", "foes", 3), distance="far")
+    res = resolve(enc, "move", [6, 5, 2], actor="Ann", to="away")  # 8 and 7 meet 7 + 0: 2 successes
+    (tested,) = [e for e in res.events if e.kind == "check"]
+    view = SYSTEM.present.view(enc, frozenset({"Grak"}))
+    line = view.readable(view.marked(tested))
+    assert line.endswith(": success"), line
