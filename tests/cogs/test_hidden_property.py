@@ -102,7 +102,9 @@ FIGHTS = [
         add_sheet="mind=95 health=87 body=81 shield=77 speed=73 weapons=claw:1:3:1:melee", edit_sheet="body=84 speed=74",
         secret=lambda n: 60 <= n <= 99, spots=_cells("CDEF", range(6, 10)), steps=("N", "S", "E", "W"),
         weapons={"Meena": ("gravity-saber", "pulse-ring"), "Juno": ("pistol",), "Xul": ("rifle",)}, foe_weapons=("claw",),
-        facings=("N", "E", "S", "W"), tells=(r"(?<= ×)\d+",),  # a grid line's dice counts: the hidden attacker's Power
+        facings=("N", "E", "S", "W"),
+        # a grid line's dice counts, and a location listed for what Body stopped alone: the hidden attacker's Power
+        tells=(r"(?<= ×)\d+", r"(?:: |; )[A-Z][a-z]+(?: \([^)]*\))?, no hit gets through"),
     ),
     Fight(
         "war-and-combat", "16x12 hex",

@@ -223,8 +223,13 @@ class DgPresenter(Presenter[DgFacts]):
             return f"**{e.actor}** {self.hit_now(e.actor)}"
         if not e.locations:
             return f"**{e.actor}**: no face lands"
+        # a hidden attacker's dice counts are secret: the locations and the harm only, and no location whose every
+        # hit Shield and Body stopped (it would tell what they stopped, which counts the attacker's Power)
+        rows = [h for h in e.locations if not secret(h.rolled) or h.taken or h.received or h.passed]
+        if not rows:
+            return f"**{e.actor}**: no hit gets through"
         parts = []
-        for h in e.locations:  # a hidden attacker's dice counts are secret: the locations and the harm only
+        for h in rows:
             stops = ", ".join(s for s in (f"Shield stops {h.shield}" if h.shield and not secret(h.shield) else "",
                                           f"Body stops {h.body}" if h.body and not secret(h.body) else "") if s)
             name = f"Arsenal ({self.landed(e, h)})" if h.location == "arsenal" and e.weapon else h.location.title()

@@ -316,3 +316,32 @@ def test_flips_against_a_hidden_target_refuse_nothing_that_would_tell_its_accura
     DgCombatant.of(s.get("Hera")).prone = True  # Accuracy 2 - 2 = 0
     res = s.run("attack", [3, 3, 5, 4], actor="Meena", target="Hera", weapon="gravity-saber", options={"flips": "5>3"})
     assert events(res, DgAttack)[0].faces == [3, 3, 5, 4]
+
+
+def test_a_hidden_attackers_hit_shows_players_no_location_whose_hits_body_stopped() -> None:
+    """"When the attacker is hidden ... players read the target's grid without the dice per location ... or what Shield
+    and Body stopped of them, since together they count the attacker's Power" (docs/systems/damage-grid.md): Zed's
+    Power 4 lands 3, 3, 3, 3 on Meena, flipped to 1, 5, 3, 3 (Body 1): Body stops the Mind hit, so the Mind row, which would say only that, is
+    not in the players' line; the GM's line keeps it."""
+    s = duel(a_sheet="body=1 size=0 weapons=saber:2:4:3:melee,pistol:6:3:1",
+             b_sheet="shield=1 speed=6 weapons=lance:3:4:1", b_at="H8", b_facing="W")
+    s.run("next", actor="Meena")
+    res = s.run("attack", [3, 3, 3, 3, 2, 5], actor="Hera", target="Meena", weapon="lance")  # then the Mode test
+    assert events(res, DgAttack)[0].faces == [1, 5, 3, 3]  # Accuracy −2: Meena's least harm flips 3→1, 3→5
+    (grid,) = events(res, GridDamage)
+    public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(grid), lambda name: name != "Hera")
+    assert public == ("**Meena**'s grid: Health, 1 passed on to it, takes 1 (3 → 2); "
+                      "Body, takes 1 (1 → 0), passes 1 on by its arrow; Arsenal (saber), takes 1 (2 → 1)"), public
+    assert "Mind ×1 (Body stops 1), no hit gets through" in s.system.present.text(grid)
+
+
+def test_a_hidden_attackers_hit_that_body_stops_whole_reads_as_no_hit_through() -> None:
+    """"Shields and Body will always stop damage": when Meena's Body stops every hit of the hidden Hera's, players
+    read that none got through, not on which locations (how many dice Body stopped); the GM reads each."""
+    s = duel(a_sheet="body=9 weapons=saber:2:4:3:melee", b_sheet="weapons=lance:3:4:1", b_at="H8", b_facing="W")
+    s.run("next", actor="Meena")
+    res = s.run("attack", [1, 1, 2, 2], actor="Hera", target="Meena", weapon="lance", options={"flips": "none"})
+    (grid,) = events(res, GridDamage)
+    public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(grid), lambda name: name != "Hera")
+    assert public == "**Meena**: no hit gets through", public
+    assert "Body stops" in s.system.present.text(grid)
