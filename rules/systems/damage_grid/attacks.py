@@ -237,9 +237,11 @@ def strike(
     if area is None:
         d, counted, limited, extended = check_reach(enc, grid, c, b, w)
         if not w.melee and _melee_needed(enc, c, t, d):
-            raise IllegalAction(
-                f"{c.name} and {t.name} both have melee weapons in reach of each other: only a melee weapon can be used."
-            )
+            use = " or ".join(weapon_said(m.name, the=True) for m in usable(c) if m.melee and m.reach >= d)
+            if enc.hidden(t):  # the rule must refuse, but the refusal leaves the hidden model's weapon unsaid
+                raise IllegalAction(f"Only a melee weapon can be used against {t.name} from here: attack with {use}.")
+            raise IllegalAction(f"{c.name} and {t.name} both have melee weapons in reach of each other, so only a melee "
+                                f"weapon can be used: attack with {use}.")
         seen = line_of_sight(enc, grid, c, b, t.name)
     else:
         d, counted, limited, extended = reach_distance(a, b), reach_distance(a, b), "", 0

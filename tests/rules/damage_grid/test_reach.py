@@ -389,3 +389,20 @@ def test_a_model_beside_the_lines_is_not_in_the_way() -> None:
         s.add("T", "health=20 body=0", side="b", at="D3", facing="S")
         s.add("Xul", "health=20 body=3", side="b", at=beside, facing="S")
         assert sight(s.enc, s.enc.grid(), parse_cell("D6"), parse_cell("D3")).cover_by == cover_by, beside
+
+
+def test_the_melee_rule_refuses_a_shot_at_a_hidden_model_without_telling_its_weapon() -> None:
+    """"When both models have melee weapons in reach of each other, only melee weapons may be used"
+    (docs/systems/damage-grid.md), and "No other number of a hidden combatant reaches players either, on any path"
+    (docs/commands.md): the shot at the GM's hidden Hera (a Reach 3 whip) is still refused, and the refusal says what
+    to use instead, not that Hera has a melee weapon in reach; a shown model's refusal keeps the reason."""
+    def refusal(hera_owner: str | None) -> str:
+        s = Scenario("damage-grid", map="12x10")
+        s.add("Meena", "body=1 weapons=saber:2:4:3:melee,pistol:6:3:1", side="a", at="E8", facing="N")
+        s.add("Hera", "health=6 weapons=whip:3:3:1:melee", side="b", at="E6", facing="S", owner=hera_owner)
+        s.run("init_roll")
+        return s.refused("attack", [1, 2, 3], actor="Meena", target="Hera", weapon="pistol", error=IllegalAction)
+
+    hidden = refusal(None)
+    assert hidden == "Only a melee weapon can be used against Hera from here: attack with the saber.", hidden
+    assert "Meena and Hera both have melee weapons in reach of each other" in refusal("900000000000000003")
