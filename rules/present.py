@@ -510,8 +510,13 @@ class Presenter(Generic[F]):
         """The line that says whose turn it is (on the board, `/init order` and the turn's ping),
         made from the facts (``facts.turn`` above all) and the encounter's state: nothing is
         worked out here. A system's presenter says it in its own words; this is the plain one."""
-        who = ", ".join(facts.turn.actors[:10])
-        return f"Round {enc.round} · {who} to act" if who else ""
+        turn = facts.turn
+        who = ", ".join(turn.actors[:10])
+        if who or not turn.gm:
+            return f"Round {enc.round} · {who} to act" if who else ""
+        if turn.over:  # `rules.turns.ordered.turn`: nobody active is left to take a turn
+            return f"Round {enc.round} · nobody can act: the GM's `/init next` lets the round pass"
+        return f"Round {enc.round} · nobody is acting: the GM's `/init next` gives the next turn"
 
     def hidden_turn(self, enc: "Encounter", c: "Combatant", line: str) -> str:
         """``line`` (``c``'s turn line), marked where ``c`` is hidden: what it has left of its turn tells

@@ -114,10 +114,15 @@ def lowered(
 
 def turn(enc: Encounter, points: Callable[[Combatant], tuple[int, ...]] | None = None) -> Turn:
     """Whose turn it is in an order of one turn each: the current combatant (nobody before the
-    fight starts, once it is decided, or between turns); ``points`` gives the presenter its allowance."""
-    c = enc.find(enc.current)
-    if not enc.started or enc.winner or c is None:
+    fight starts or once it is decided); ``points`` gives the presenter its allowance. A fight under
+    way with nobody acting (nobody active is left to take a turn, or an import came in between turns)
+    waits for the GM, whose `/init next` goes on (``gm``; ``over`` too where nobody can act: the round passes)."""
+    if not enc.started or enc.winner:
         return Turn()
+    c = enc.find(enc.current)
+    if c is None:
+        stuck = not any(x.status == "active" for x in enc.combatants)
+        return Turn(key=(enc.round,), over=stuck, gm=True)
     return Turn(actors=(c.name,), key=(enc.round, c.name), current=c.name, side=c.side,
                 points=points(c) if points is not None else ())
 

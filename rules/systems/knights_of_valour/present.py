@@ -297,7 +297,7 @@ class KovPresenter(Presenter[KovFacts]):
     def turn_label(self, enc: Encounter, facts: KovFacts) -> str:
         turn = facts.turn
         c = enc.find(turn.current)
-        if c is None:
-            return ""
+        if c is None:  # nobody's turn: the plain line (a turn the GM moves on)
+            return super().turn_label(enc, facts)
         st = KovCombatant.of(c)
         return self.hidden_turn(enc, c, f"Round {enc.round} · {c.name} to act: {left_text(st.feet_left, st.move_actions, st.combat_actions, st.granted)}")

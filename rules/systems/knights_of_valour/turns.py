@@ -272,9 +272,24 @@ def end_turn(enc: Encounter, action: ActionBase) -> list[Event]:
     # a GM override: the GM may end anyone's turn
     if actor is not None and current is not None and actor is not current and not action.is_gm:
         raise NotYourTurn(f"It is {current.name}'s turn, not {actor.name}'s: only they or the GM can end it.")
+    if current is None and not any(c.status == "active" for c in enc.combatants):
+        if not action.is_gm:  # `FightRules.ending` refuses a player's first: this is its own word
+            raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
+        return _pass_round(enc)
     KovEncounter.of(enc).round_start = False
     events: list[Event] = [TurnEnded(actor=current.name)] if current else []
     return events + advance(enc)
+
+
+def _pass_round(enc: Encounter) -> list[Event]:
+    """Nobody can act (everyone downed): the GM's `/init next` lets the round pass. The turns left in it pass all the
+    same (the effects timed by them count down), and the next round begins, waiting for the GM in turn unless a heal
+    has made someone active by then."""
+    st = KovEncounter.of(enc)
+    passed = [n for n in enc.order if n not in st.acted]
+    st.acted += passed
+    enc.effects, ended = pass_turns(enc.effects, passed)
+    return [*ended, _new_round(enc)]
 
 
 def spend(enc: Encounter, c: Combatant) -> None:

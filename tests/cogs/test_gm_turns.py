@@ -1,0 +1,58 @@
+"""A started, undecided fight in which nobody is acting or able to act waits for the GM, in every system: its turn
+message pings the GM with a turn line that says what the GM's `/init next` does, the turn clock reminds the GM, and
+the GM's `/init next` moves the fight on (a player's is refused)."""
+from __future__ import annotations
+
+from bot.offline.harness import Harness, Sent, user_id_of
+from tests.cogs.fights import export
+
+HOUR = 3600
+
+
+def pings(sent: list[Sent]) -> list[Sent]:
+    return [s for s in sent if s.pinged_users()]
+
+
+async def waits_for_the_gm(h: Harness, sent: list[Sent], line: str) -> None:
+    """``sent`` posted a turn message pinging the GM alone with ``line`` in it; after `reminder_hours` the GM is nudged,
+    and a player's `/init next` is refused, changing nothing."""
+    gm = str(user_id_of("gm"))
+    turn = pings(sent)
+    assert [s.pinged_users() for s in turn] == [[gm]], [s.text for s in sent]
+    assert line in turn[0].text, turn[0].text
+    h.bot.service.clock.now += 1.5 * HOUR
+    nudges = await h.reminders()
+    assert [s.pinged_users() for s in nudges] == [[gm]], [s.text for s in nudges]
+    assert line in nudges[0].text
+    before = await export(h)
+    refused = await h.run("bob", "/init next")
+    assert refused[0].ephemeral and "Nobody is acting now: the GM moves the fight on with `/init next`" in refused[0].text
+    assert await export(h) == before
+
+
+async def test_knights_of_valour_with_everyone_downed_waits_for_the_gm_who_lets_the_round_pass(h: Harness) -> None:
+    """docs/commands.md: "a turn nobody can act in that waits for the GM's `/init next` ... pings the GM"; "When a turn
+    has waited longer than the encounter's `reminder_hours`, its players (the GM, for a turn that waits for the GM) are
+    nudged"; "With nobody acting (a round or phase to move on ...), only the GM goes on, with `/init next` and no
+    `combatant`". docs/systems/knights-of-valour.md: "at 0 HP or less a combatant is downed and skipped in the order.
+    Its turn passes all the same". With `victory=out` and both downed the fight hung: no ping, a blank turn line, and
+    the GM's `/init next` did nothing. Now the GM is pinged and reminded, and the GM's `/init next` lets the round pass
+    (the effect timed by the downed Grak's turn counting down) and the next round waits for the GM in turn."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Dun", map="12x10")
+    await h.run("gm", "/encounter settings", reminder_hours="1", options="victory=out")
+    await h.run("bob", "/combatant add", name="Borin", side="dwarves", at="C4", sheet="str=1 agi=1 hp=14 weapons=warhammer:2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="H4", sheet="str=2 agi=2 hp=12 weapons=greataxe:2")
+    await h.run("gm", "/effect add", name="Bless", target="Grak", rounds="2")
+    await h.run("gm", "/init roll")
+    await h.run("gm", "/combatant hp", combatant="Borin", change="-14")
+    sent = await h.run("gm", "/combatant hp", combatant="Grak", change="-12")
+    line = "Round 1 · nobody can act: the GM's `/init next` lets the round pass"
+    await waits_for_the_gm(h, sent, line)
+    assert line in (await h.run("bob", "/encounter status"))[0].text
+    sent = await h.run("gm", "/init next")
+    assert not sent[0].ephemeral and "**Round 2** begins" in sent[0].text, sent[0].text
+    data = await export(h)
+    assert data["round"] == 2 and [e["left"] for e in data["effects"]] == [1], data["effects"]
+    assert "Round 2 · nobody can act" in pings(sent)[0].text
+    sent = await h.press("gm", "End turn")
+    assert (await export(h))["round"] == 3 and (await export(h))["effects"] == []
