@@ -13,9 +13,9 @@ def pings(sent: list[Sent]) -> list[Sent]:
     return [s for s in sent if s.pinged_users()]
 
 
-async def waits_for_the_gm(h: Harness, sent: list[Sent], line: str) -> None:
+async def waits_for_the_gm(h: Harness, sent: list[Sent], line: str, player: str = "bob") -> None:
     """``sent`` posted a turn message pinging the GM alone with ``line`` in it; after `reminder_hours` the GM is nudged,
-    and a player's `/init next` is refused, changing nothing."""
+    and a ``player``'s `/init next` is refused, changing nothing."""
     gm = str(user_id_of("gm"))
     turn = pings(sent)
     assert [s.pinged_users() for s in turn] == [[gm]], [s.text for s in sent]
@@ -25,7 +25,7 @@ async def waits_for_the_gm(h: Harness, sent: list[Sent], line: str) -> None:
     assert [s.pinged_users() for s in nudges] == [[gm]], [s.text for s in nudges]
     assert line in nudges[0].text
     before = await export(h)
-    refused = await h.run("bob", "/init next")
+    refused = await h.run(player, "/init next")
     assert refused[0].ephemeral and "Nobody is acting now: the GM moves the fight on with `/init next`" in refused[0].text
     assert await export(h) == before
 
@@ -56,3 +56,33 @@ async def test_knights_of_valour_with_everyone_downed_waits_for_the_gm_who_lets_
     assert "Round 2 · nobody can act" in pings(sent)[0].text
     sent = await h.press("gm", "End turn")
     assert (await export(h))["round"] == 3 and (await export(h))["effects"] == []
+
+
+async def test_damage_grid_with_nobody_able_to_activate_waits_for_the_gm_who_ends_the_phase(h: Harness) -> None:
+    """docs/commands.md: "With nobody acting (a round or phase to move on ...), only the GM goes on, with `/init next`
+    and no `combatant`". docs/systems/damage-grid.md: "Every active model on the board activates once a phase"; "An
+    inert model (Mind 0) never activates, but its activation passes unplayed as each phase ends". With Meena removed
+    and Hera made inert, nobody on the board can activate (Juno and Xul are off it): the GM's `/init next` gave an
+    empty reply and changed nothing. Now the turn message pings the GM, the GM is reminded, and the GM's `/init next`
+    ends the phase (Hera's activation passing unplayed: the effect timed by it counts down), one phase at a time."""
+    await h.run("gm", "/encounter start", system="damage-grid", name="Kestrel", map="12x10")
+    await h.run("gm", "/encounter settings", reminder_hours="1")
+    await h.run("gm", "/combatant add", name="Meena", owner="@bob", side="crew", at="E8", facing="N",
+                sheet="body=2 weapons=gravity-saber:2:4:3:melee")
+    await h.run("gm", "/combatant add", name="Juno", owner="@ann", side="crew", facing="N", sheet="body=0 weapons=pistol:6:3:1")
+    await h.run("gm", "/combatant add", name="Hera", side="boarders", at="E5", facing="S", sheet="body=2 mind=2 weapons=claw:1:3:1:melee")
+    await h.run("gm", "/combatant add", name="Xul", side="boarders", facing="S", sheet="body=3 weapons=claw:1:3:1:melee")
+    await h.run("gm", "/init roll")
+    await h.run("gm", "/combatant remove", name="Meena")
+    await h.run("gm", "/effect add", name="Bless", target="Hera", rounds="2")
+    sent = await h.run("gm", "/act", action="damage", target="Hera", options="mind=2")
+    await waits_for_the_gm(h, sent, "Round 1 · phase 1/4: nobody can activate: the GM's `/init next` ends the phase", "ann")
+    sent = await h.run("gm", "/init next")
+    assert not sent[0].ephemeral and "**Phase 2/4** of round 1 begins" in sent[0].text, sent[0].text
+    assert "Round 1 · phase 2/4: nobody can activate" in pings(sent)[0].text
+    assert [e["left"] for e in (await export(h))["effects"]] == [1]
+    for _ in range(3):
+        sent = await h.press("gm", "End turn")
+    assert "**Round 2** begins" in sent[0].text, sent[0].text
+    data = await export(h)
+    assert data["round"] == 2 and data["effects"] == []

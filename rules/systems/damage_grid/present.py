@@ -385,7 +385,9 @@ class DgPresenter(Presenter[DgFacts]):
     def turn_label(self, enc: Encounter, facts: DgFacts) -> str:
         turn = facts.turn
         if turn.over:
-            return f"Round {enc.round} · {turn.phase}: `/init next` goes on"
+            if not any(facts.waiting.values()):  # nobody on the board can activate in the phase
+                return f"Round {enc.round} · {turn.phase}: nobody can activate: the GM's `/init next` ends the phase"
+            return f"Round {enc.round} · {turn.phase}: the GM's `/init next` goes on"
         cur = enc.find(turn.current)
         if cur is None:
             return f"Round {enc.round} · {turn.phase} · {turn.side} to activate one of: {', '.join(turn.actors)}" if turn.actors else ""

@@ -249,7 +249,7 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice | None = None,
     if enc.current is None:
         side = DgEncounter.of(enc).priority
         if side is None or not pool(enc, side):
-            return _pass_priority(enc, side, begins)
+            return _pass_priority(enc, side, begins) or _end_phase(enc, begins)
         if not actor:
             raise NotYourTurn(
                 f"{side} must activate a model first: act with one, or `/init next combatant:NAME` to activate it "
@@ -258,6 +258,21 @@ def next_turn(enc: Encounter, actor: str | None, dice: Dice | None = None,
         events += activate(enc, enc.get(actor), "pass")
     side = enc.get(enc.current).side
     return events + _end(enc) + _pass_priority(enc, side, begins)
+
+
+def _end_phase(enc: Encounter, begins: Callable[[Encounter], list[Event]] | None) -> list[Event]:
+    """Nobody on the board can activate any more (the GM's `/init next`): the phase under way ends, the activations
+    of the inert passing unplayed, and the next begins (the last one's end begins a new round), waiting for the GM in
+    turn unless a model can activate in it."""
+    state = DgEncounter.of(enc)
+    phases = values(enc).phases
+    events = _pass_inert(enc)
+    if state.phase + 1 >= phases:
+        return events + new_round(enc, begins)
+    state.phase += 1
+    enc.phase = _phase_name(enc)
+    events.append(PhaseBegan(round=enc.round, phase=state.phase + 1, phases=phases))
+    return events + _drift(enc, begins) + _pass_priority(enc, None, begins)
 
 
 def end_if_out(enc: Encounter, c: Combatant) -> list[Event]:
@@ -339,5 +354,5 @@ def turn(enc: Encounter) -> Turn:
     side = state.priority
     names = tuple(c.name for c in pool(enc, side)) if side else ()
     if not names:
-        return Turn((), key, phase=enc.phase, over=True, gm=True)
+        return Turn((), (*key, "gm"), phase=enc.phase, over=True, gm=True)  # a key of its own: the GM is pinged
     return Turn(names, key, None, side, phase=enc.phase)
