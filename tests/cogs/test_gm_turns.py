@@ -86,3 +86,33 @@ async def test_damage_grid_with_nobody_able_to_activate_waits_for_the_gm_who_end
     assert "**Round 2** begins" in sent[0].text, sent[0].text
     data = await export(h)
     assert data["round"] == 2 and data["effects"] == []
+
+
+async def tote_fight(h: Harness, **settings: str) -> None:
+    """A TOTE encounter, Borin (bob's) against Grak (the GM's), begun with `/init roll`."""
+    await h.run("gm", "/encounter start", system="tote", name="Ford")
+    await h.run("gm", "/encounter settings", reminder_hours="1", **settings)
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="heroes", sheet="hawk=2 plan=2 strike=3 weapon=axe:2:slash")
+    await h.run("gm", "/combatant add", name="Grak", side="foes", sheet="rating=2 tohit=3 weapon=club:2:bash")
+    await h.run("gm", "/init roll")
+
+
+async def test_tote_with_everyone_unconscious_waits_for_the_gm_who_ends_the_round(h: Harness) -> None:
+    """docs/systems/tote.md: "the round ends when nobody is left to act. The turn of one who took none in the round
+    (unconscious, out of the fight, escaped) passes all the same as the round ends"; docs/commands.md: "With nobody
+    acting (a round or phase to move on ...), only the GM goes on, with `/init next` and no `combatant`". With both
+    unconscious (`victory=out`) the turn line sent the GM to `/init roll combatant:NAME`, refused for both, and the
+    GM's `/init next` was refused too. Now the line says the GM's `/init next` ends the round, and it does (the effect
+    timed by Grak's turn counting down)."""
+    await tote_fight(h, options="victory=out")
+    await h.run("gm", "/combatant hp", combatant="Borin", change="-6")
+    await h.run("gm", "/effect add", name="Bless", target="Grak", rounds="2")
+    sent = await h.run("gm", "/combatant hp", combatant="Grak", change="-6")
+    await waits_for_the_gm(h, sent, "Round 1 · nobody can act: the GM's `/init next` ends the round")
+    sent = await h.press("gm", "End turn")
+    assert not sent[0].ephemeral and "**Round 2** begins" in sent[0].text, sent[0].text
+    assert "Round 2 · nobody can act" in pings(sent)[0].text
+    left = [e["left"] for e in (await export(h))["effects"]]
+    sent = await h.run("gm", "/init next")
+    data = await export(h)
+    assert data["round"] == 3 and [e["left"] for e in data["effects"]] == [n - 1 for n in left if n > 1], (left, data["effects"])

@@ -291,8 +291,10 @@ class TotePresenter(Presenter[ToteFacts]):
 
     def turn_label(self, enc: "Encounter", facts: ToteFacts) -> str:
         turn = facts.turn
-        if turn.over:
+        if turn.phase == "initiative":
             return "Nobody is ready to act: the GM rolls initiative with `/init roll combatant:NAME`."
+        if turn.over:
+            return f"Round {enc.round} · nobody can act: the GM's `/init next` ends the round"
         c = enc.find(turn.current)
         if c is None:
             return ""

@@ -35,7 +35,7 @@ from rules.systems.tote.skill import run_test
 from rules.systems.tote.state import ToteCombatant, ToteEncounter
 from rules.turns import pool
 
-__all__ = ["entries", "ready", "waiting", "turn", "up_next", "settle", "roll_initiative", "set_initiative", "reorder", "next_turn", "over",
+__all__ = ["entries", "ready", "waiting", "turn", "up_next", "settle", "roll_first", "roll_initiative", "set_initiative", "reorder", "next_turn", "over",
            "defeated", "defeated_sides"]
 
 
@@ -76,8 +76,11 @@ def turn(enc: Encounter, now: list[pool.Entry] | None = None) -> Turn:
     if pending:
         foe = enc.get(pending.by)
         return Turn((foe.name,), (enc.round, "return", foe.name), foe.name, foe.side, phase="return")
-    left = pool.waiting(entries(enc) if now is None else now)
-    if not left:
+    pools = entries(enc) if now is None else now
+    left = pool.waiting(pools)
+    if not left and pools:  # those still able to act have no initiative yet: the GM rolls it
+        return Turn(key=(enc.round, "initiative"), phase="initiative", over=True, gm=True)
+    if not left:  # nobody is able to act (unconscious, out, escaped): the GM's `/init next` ends the round
         return Turn(key=(enc.round, "over"), over=True, gm=True)
     c = enc.get(left[0].name)
     return Turn((c.name,), (enc.round, c.name), c.name, c.side, queue=tuple(o.name for o in left[1:]))
@@ -123,10 +126,7 @@ def settle(enc: Encounter) -> list[Event]:
     live = enc.started and not enc.winner and not over(enc) and not st.pending_return
     pools = entries(enc)  # read again only if a new round changed them
     if live and pool.round_over(pools):
-        passed = [c.name for c in enc.combatants if c.status != "active" and ToteCombatant.of(c).acted != enc.round]
-        enc.effects, ended = pass_turns(enc.effects, passed)
-        events += ended
-        events += start_round(enc, enc.round + 1)
+        events += _end_round(enc)
         pools = entries(enc)
     enc.order = pool.order(pools)
     if enc.started:
@@ -134,6 +134,19 @@ def settle(enc: Encounter) -> list[Event]:
         enc.phase = now if now == "melee" else f"distance: {now}"
     enc.current = turn(enc, pools).current
     return events
+
+
+def _end_round(enc: Encounter) -> list[Event]:
+    """The round ends and the next begins: the turns of those who took none in it pass all the same."""
+    passed = [c.name for c in enc.combatants if c.status != "active" and ToteCombatant.of(c).acted != enc.round]
+    enc.effects, ended = pass_turns(enc.effects, passed)
+    return [*ended, *start_round(enc, enc.round + 1)]
+
+
+def roll_first(enc: Encounter) -> str:
+    """What the GM does where those able to act have no initiative yet (the refusal of `/init next` then)."""
+    names = ", ".join(c.name for c in _active(enc) if c.initiative is None)
+    return f"Nobody is ready to act: the GM rolls initiative with `/init roll combatant:NAME` ({names})."
 
 
 def up_next(enc: Encounter, turn: Turn) -> tuple[str, ...]:
@@ -265,8 +278,12 @@ def next_turn(enc: Encounter, action: Next) -> list[Event]:
     if not enc.started:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
     now = turn(enc)
-    if now.current is None:
-        raise IllegalAction("Nobody is waiting to act: the GM rolls initiative with `/init roll combatant:NAME`.")
+    if now.phase == "initiative":
+        raise IllegalAction(roll_first(enc))
+    if now.current is None:  # nobody is able to act: the round ends ("when nobody is left to act")
+        if not action.is_gm:  # `FightRules.ending` refuses a player's first: this is its own word
+            raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
+        return _end_round(enc) + settle(enc)
     c = enc.get(action.actor) if action.actor else enc.get(now.current)
     st = ToteEncounter.of(enc)
     if c.name != now.current:
