@@ -116,3 +116,26 @@ async def test_tote_with_everyone_unconscious_waits_for_the_gm_who_ends_the_roun
     sent = await h.run("gm", "/init next")
     data = await export(h)
     assert data["round"] == 3 and [e["left"] for e in data["effects"]] == [n - 1 for n in left if n > 1], (left, data["effects"])
+
+
+async def test_open_with_everyone_dying_waits_for_the_gm_who_plays_one_round(h: Harness) -> None:
+    """docs/commands.md: "a turn nobody can act in that waits for the GM's `/init next` ... pings the GM"; reminders go
+    to "the GM, for a turn that waits for the GM". docs/systems/open.md, `death_save_roll` `bot`: "the bot rolls it as
+    its turn begins and the turn passes on". With both dying the fight stopped on a blank turn line, pinging and
+    reminding nobody, and each GM's `/init next` played two rounds. Now the round nobody but the dying acts in waits for
+    the GM, who is pinged and reminded, and the GM's `/init next` plays it (the death saves) and begins the next."""
+    await h.run("gm", "/encounter start", system="open", name="Crypt", map="12x10")
+    await h.run("gm", "/encounter settings", reminder_hours="1", options="death_save_roll=bot")
+    await h.run("bob", "/combatant add", name="Borin", side="heroes", at="C4",
+                sheet="hp=24 ac=16 speed=25 init=+1 con=3 weapons=warhammer:+5:1d8+3:bludgeoning")
+    await h.run("tess", "/combatant add", name="Cara", side="rivals", at="H4", sheet="hp=20 ac=12 dex=2 weapons=claws:+4:2d6+2:slashing")
+    await h.run("gm", "/init roll")
+    await h.run("gm", "/combatant hp", combatant="Cara", change="-20")
+    sent = await h.run("gm", "/combatant hp", combatant="Borin", change="-24")
+    round_ = (await export(h))["round"]
+    await waits_for_the_gm(h, sent, f"Round {round_} · nobody can act: the GM's `/init next` lets the round pass")
+    sent = await h.run("gm", "/init next")
+    text = sent[0].text
+    assert text.count("death save") == 2 and text.count("begins") == 1, text
+    assert (await export(h))["round"] == round_ + 1
+    assert f"Round {round_ + 1} · nobody can act" in pings(sent)[0].text

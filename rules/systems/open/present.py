@@ -306,7 +306,9 @@ class OpenPresenter(Presenter[OpenFacts]):
     def turn_label(self, enc: Encounter, facts: OpenFacts) -> str:
         turn = facts.turn
         c = enc.find(turn.current)
-        if c is None or not turn.points:
+        if c is None:  # nobody's turn: the plain line (a turn the GM moves on)
+            return super().turn_label(enc, facts)
+        if not turn.points:
             return ""
         if c.status == "downed":  # its turn is its death save's
             return f"Round {enc.round} · {c.name} is dying: its death save to roll (`/act action:death-save`)"

@@ -341,7 +341,8 @@ def _pass_over(enc: Encounter, names: list[str]) -> list[Event]:
 def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[], bool] = lambda: False) -> list[Event]:
     """Pass the turn to the next combatant that takes turns, starting a new round when needed; a
     down one rolls its death save and passes on (unless it is back up), unless that save ``decided``
-    the fight."""
+    the fight. A new round in which nobody acts but the dying whose saves the bot rolls
+    (`death_save_roll=bot`) waits for the GM: the GM's `/init next` plays it, one round at a time."""
     enc.current = None
     st = OpenEncounter.of(enc)
     events: list[Event] = []
@@ -359,6 +360,8 @@ def advance(enc: Encounter, opts: OptionValues, dice: Dice, decided: Callable[[]
             st.acted = []
             arrange(enc, opts)
             events.append(OpenRound(round=enc.round, order=_ranking(enc)))
+            if not any(c.status == "active" or opts.death_save_roll == "player" for c in map(enc.get, able)):
+                return events  # nobody to act in it but the dying the bot rolls for: it waits for the GM's `/init next`
             continue
         st.acted.append(name)
         c = enc.get(name)
