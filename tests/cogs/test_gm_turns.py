@@ -3,6 +3,9 @@ message pings the GM with a turn line that says what the GM's `/init next` does,
 the GM's `/init next` moves the fight on (a player's is refused)."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from bot.offline.harness import Harness, Sent, user_id_of
 from tests.cogs.fights import export
 
@@ -139,3 +142,28 @@ async def test_open_with_everyone_dying_waits_for_the_gm_who_plays_one_round(h: 
     assert text.count("death save") == 2 and text.count("begins") == 1, text
     assert (await export(h))["round"] == round_ + 1
     assert f"Round {round_ + 1} · nobody can act" in pings(sent)[0].text
+
+
+async def test_an_imported_fight_with_nobodys_turn_pings_the_gm_in_knights_of_valour_and_the_open_system(h: Harness, tmp_path: Path) -> None:
+    """docs/commands.md: "An imported fight under way (with or without `replace:true`) comes in as a turn change: whoever
+    must act is pinged, and that turn's reminders and deadline count from the import"; "a turn nobody can act in that
+    waits for the GM's `/init next` ... pings the GM". An export taken after `/init roll` with `"current": null` came in
+    with a blank turn line, pinging and reminding nobody. Now the GM is pinged and reminded with a line that says the
+    GM's `/init next` gives the next turn, and it does."""
+    sheets = {"knights-of-valour": ("str=1 agi=1 hp=14 weapons=warhammer:2", "str=2 agi=2 hp=12 weapons=greataxe:2"),
+              "open": ("hp=24 ac=16 init=+1 weapons=warhammer:+5:1d8+3:bludgeoning", "hp=20 ac=12 dex=2 weapons=claws:+4:2d6+2:slashing")}
+    for system, (borin, grak) in sheets.items():
+        await h.run("gm", "/encounter start", system=system, name="Dun", map="12x10")
+        await h.run("bob", "/combatant add", name="Borin", side="dwarves", at="C4", sheet=borin)
+        await h.run("gm", "/combatant add", name="Grak", side="orcs", at="H4", sheet=grak)
+        await h.run("gm", "/init roll")
+        data = await export(h)
+        data["current"] = None
+        path = tmp_path / f"{system}.json"
+        path.write_text(json.dumps(data))
+        sent = await h.run("gm", "/encounter import", file=str(path), replace="true", confirm="true")
+        await h.run("gm", "/encounter settings", reminder_hours="1")
+        await waits_for_the_gm(h, sent, "Round 1 · nobody is acting: the GM's `/init next` gives the next turn")
+        sent = await h.run("gm", "/init next")
+        assert pings(sent) and (await export(h))["current"] in ("Borin", "Grak"), system
+        await h.run("gm", "/encounter end", confirm="true")
