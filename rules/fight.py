@@ -17,7 +17,7 @@ from rules.errors import IllegalAction, InputError, NotYourTurn
 from rules.events import Event, Finished, Victory
 from rules.models import Combatant, Encounter
 from rules.text import possessive
-from rules.turns import Turn
+from rules.turns import GM_GOES_ON, Turn
 
 __all__ = ["FightRules"]
 
@@ -77,12 +77,17 @@ class FightRules:
         if action.is_gm:
             return None, bool(now or turn.actors)
         if now is None and not turn.actors:
-            raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
+            raise NotYourTurn(f"Nobody is acting now: {self.gm_goes_on(enc, turn)}")
         whose = possessive(now or turn.side or ", ".join(turn.actors[:10]))
         raise NotYourTurn(
             f"It is {whose} turn now, not {possessive(named.name)}: only the owner of the combatant acting, or the GM, "
             "can end a turn, and nothing was ended."
         )
+
+    def gm_goes_on(self, enc: Encounter, turn: Turn) -> str:
+        """What the GM does to move on a ``turn`` nobody is acting in (a player's `/init next` is told it): the GM's
+        `/init next`, unless the system's rules want another command first (it says which)."""
+        return GM_GOES_ON
 
     def pass_turn(self, enc: Encounter, action: Next, dice: Dice) -> list[Event]:
         """The GM's `/init next combatant:X` while someone else acts: X loses its coming turn (a system

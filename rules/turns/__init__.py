@@ -6,7 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Turn"]
+__all__ = ["Turn", "GM_GOES_ON", "NOBODY_ACTING"]
+
+#: what the GM does where nobody is acting, as a rule names it (`rules.fight.FightRules.gm_goes_on`)
+GM_GOES_ON = "the GM moves the fight on with `/init next`."
+#: the refusal of a player's turn command (`/init next`, an action) where nobody is acting
+NOBODY_ACTING = f"Nobody is acting now: {GM_GOES_ON}"
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import Any, Literal
 from rules.errors import IllegalAction, NotYourTurn
 from rules.models import Combatant, Encounter
 from rules.system import Turn
+from rules.turns import NOBODY_ACTING
 
 __all__ = ["Slot", "arrange", "next_to_act", "up_next", "tied_groups", "DelayWindow", "delay_refusal", "lowered", "turn", "acting"]
 
@@ -133,7 +134,7 @@ def acting(enc: Encounter, name: str | None) -> Combatant:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
     c = enc.get(name)
     if enc.current is None:
-        raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
+        raise NotYourTurn(NOBODY_ACTING)
     if c.name != enc.current:
         raise NotYourTurn(f"It is {enc.current}'s turn, not {c.name}'s: {c.name} acts when its turn comes (the bot pings "
                           f"its owner), or the GM ends {enc.current}'s turn first with `/init next`.")

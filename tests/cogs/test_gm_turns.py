@@ -167,3 +167,28 @@ async def test_an_imported_fight_with_nobodys_turn_pings_the_gm_in_knights_of_va
         sent = await h.run("gm", "/init next")
         assert pings(sent) and (await export(h))["current"] in ("Borin", "Grak"), system
         await h.run("gm", "/encounter end", confirm="true")
+
+
+async def test_tote_with_nobody_holding_initiative_tells_player_and_gm_the_same_thing_to_do(h: Harness, tmp_path: Path) -> None:
+    """docs/commands.md: "With nobody acting ..., only the GM goes on"; TOTE: "roll for a newcomer with
+    `combatant:NAME`". A fight imported under way with no initiative anywhere waits for the GM to roll it: a player's
+    `/init next` was told "the GM moves the fight on with `/init next`", which the GM's `/init next` and End turn then
+    refused. Now both are told that the GM rolls initiative with `/init roll combatant:NAME`, naming who has none,
+    and nothing changes; the GM's roll then gives the turn."""
+    await tote_fight(h)
+    data = await export(h)
+    data["current"] = None
+    for c in data["combatants"]:
+        c["initiative"] = None
+    path = tmp_path / "tnull.json"
+    path.write_text(json.dumps(data))
+    sent = await h.run("gm", "/encounter import", file=str(path), replace="true", confirm="true")
+    assert "the GM rolls initiative with `/init roll combatant:NAME`" in pings(sent)[0].text
+    before = await export(h)
+    words = "the GM rolls initiative with `/init roll combatant:NAME` (Borin, Grak)"
+    for who, how in (("bob", "/init next"), ("gm", "/init next"), ("gm", "End turn")):
+        refused = await (h.press(who, how) if how == "End turn" else h.run(who, how))
+        assert refused[0].ephemeral and words in refused[0].text, (who, how, refused[0].text)
+    assert await export(h) == before
+    sent = await h.run("gm", "/init roll", combatant="Grak")
+    assert pings(sent) and (await export(h))["current"] == "Grak"

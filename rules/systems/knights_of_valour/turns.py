@@ -22,7 +22,7 @@ from rules.systems.knights_of_valour.events import (
     TurnEnded,
 )
 from rules.systems.knights_of_valour.state import KovCombatant, KovEncounter
-from rules.turns import ordered
+from rules.turns import NOBODY_ACTING, ordered
 from rules.turns.ordered import acting
 
 __all__ = [
@@ -274,7 +274,7 @@ def end_turn(enc: Encounter, action: ActionBase) -> list[Event]:
         raise NotYourTurn(f"It is {current.name}'s turn, not {actor.name}'s: only they or the GM can end it.")
     if current is None and not any(c.status == "active" for c in enc.combatants):
         if not action.is_gm:  # `FightRules.ending` refuses a player's first: this is its own word
-            raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
+            raise NotYourTurn(NOBODY_ACTING)
         return _pass_round(enc)
     KovEncounter.of(enc).round_start = False
     events: list[Event] = [TurnEnded(actor=current.name)] if current else []

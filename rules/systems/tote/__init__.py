@@ -180,6 +180,10 @@ class ToteSystem(RuleSystem):
     def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
         return turns.up_next(enc, turn)
 
+    def gm_goes_on(self, enc: Encounter, turn: Turn) -> str:
+        """Where those able to act have no initiative yet, the GM rolls it (the GM's `/init next` is refused so)."""
+        return turns.roll_first(enc) if turn.phase == "initiative" else super().gm_goes_on(enc, turn)
+
     def roll_initiative(self, enc: Encounter, action: Action, dice: Dice) -> list[Event]:
         assert isinstance(action, InitRoll)  # resolve hands each kind to its handler
         return turns.roll_initiative(enc, action, dice)

@@ -33,7 +33,7 @@ from rules.systems.tote.options import opts
 from rules.systems.tote.sheet import is_enemy, items, level
 from rules.systems.tote.skill import run_test
 from rules.systems.tote.state import ToteCombatant, ToteEncounter
-from rules.turns import pool
+from rules.turns import NOBODY_ACTING, pool
 
 __all__ = ["entries", "ready", "waiting", "turn", "up_next", "settle", "roll_first", "roll_initiative", "set_initiative", "reorder", "next_turn", "over",
            "defeated", "defeated_sides"]
@@ -144,9 +144,9 @@ def _end_round(enc: Encounter) -> list[Event]:
 
 
 def roll_first(enc: Encounter) -> str:
-    """What the GM does where those able to act have no initiative yet (the refusal of `/init next` then)."""
+    """What the GM does where those able to act have no initiative yet (`/init next` is refused then)."""
     names = ", ".join(c.name for c in _active(enc) if c.initiative is None)
-    return f"Nobody is ready to act: the GM rolls initiative with `/init roll combatant:NAME` ({names})."
+    return f"the GM rolls initiative with `/init roll combatant:NAME` ({names})."
 
 
 def up_next(enc: Encounter, turn: Turn) -> tuple[str, ...]:
@@ -279,10 +279,10 @@ def next_turn(enc: Encounter, action: Next) -> list[Event]:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
     now = turn(enc)
     if now.phase == "initiative":
-        raise IllegalAction(roll_first(enc))
+        raise IllegalAction(f"Nobody is ready to act: {roll_first(enc)}")
     if now.current is None:  # nobody is able to act: the round ends ("when nobody is left to act")
         if not action.is_gm:  # `FightRules.ending` refuses a player's first: this is its own word
-            raise NotYourTurn("Nobody is acting now: the GM moves the fight on with `/init next`.")
+            raise NotYourTurn(NOBODY_ACTING)
         return _end_round(enc) + settle(enc)
     c = enc.get(action.actor) if action.actor else enc.get(now.current)
     st = ToteEncounter.of(enc)
