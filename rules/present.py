@@ -49,6 +49,7 @@ from rules.hidden import (
     turn_line,
 )
 from rules.text import COLOURS, Report, die_text, joined, signed, user_ref
+from rules.turns import NOBODY_LEFT
 
 if TYPE_CHECKING:  # pragma: no cover
     from rules.models import Combatant, Encounter
@@ -514,6 +515,8 @@ class Presenter(Generic[F]):
         who = ", ".join(turn.actors[:10])
         if who or not turn.gm:
             return f"Round {enc.round} · {who} to act" if who else ""
+        if turn.phase == "idle":  # `rules.turns.ordered.turn`: nobody takes turns at all
+            return f"Round {enc.round} · nobody is left to take a turn: {NOBODY_LEFT}"
         if turn.over:  # `rules.turns.ordered.turn`: nobody active is left to take a turn
             return f"Round {enc.round} · nobody can act: the GM's `/init next` lets the round pass"
         return f"Round {enc.round} · nobody is acting: the GM's `/init next` gives the next turn"

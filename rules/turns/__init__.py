@@ -6,12 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Turn", "GM_GOES_ON", "NOBODY_ACTING"]
+__all__ = ["Turn", "GM_GOES_ON", "NOBODY_ACTING", "NOBODY_LEFT"]
 
 #: what the GM does where nobody is acting, as a rule names it (`rules.fight.FightRules.gm_goes_on`)
 GM_GOES_ON = "the GM moves the fight on with `/init next`."
 #: the refusal of a player's turn command (`/init next`, an action) where nobody is acting
 NOBODY_ACTING = f"Nobody is acting now: {GM_GOES_ON}"
+#: what the GM does where nobody is left to take a turn at all (`/init next` has nothing to move on)
+NOBODY_LEFT = "bring a combatant back with `/combatant hp`, or end the fight with `/encounter end`"
 
 
 @dataclass(frozen=True)

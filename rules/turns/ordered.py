@@ -113,17 +113,20 @@ def lowered(
     return None
 
 
-def turn(enc: Encounter, points: Callable[[Combatant], tuple[int, ...]] | None = None) -> Turn:
+def turn(enc: Encounter, points: Callable[[Combatant], tuple[int, ...]] | None = None,
+         takes_turns: Callable[[Combatant], bool] | None = None) -> Turn:
     """Whose turn it is in an order of one turn each: the current combatant (nobody before the
     fight starts or once it is decided); ``points`` gives the presenter its allowance. A fight under
     way with nobody acting (nobody active is left to take a turn, or an import came in between turns)
-    waits for the GM, whose `/init next` goes on (``gm``; ``over`` too where nobody can act: the round passes)."""
+    waits for the GM, whose `/init next` goes on (``gm``; ``over`` too where nobody can act: the round passes;
+    ``phase`` ``idle`` where nobody ``takes_turns`` at all, when the system says who does: nothing is left to pass)."""
     if not enc.started or enc.winner:
         return Turn()
     c = enc.find(enc.current)
     if c is None:
         stuck = not any(x.status == "active" for x in enc.combatants)
-        return Turn(key=(enc.round,), over=stuck, gm=True)
+        idle = takes_turns is not None and not any(takes_turns(x) for x in enc.combatants)
+        return Turn(key=(enc.round,), phase="idle" if idle else None, over=stuck, gm=True)
     return Turn(actors=(c.name,), key=(enc.round, c.name), current=c.name, side=c.side,
                 points=points(c) if points is not None else ())
 

@@ -192,3 +192,24 @@ async def test_tote_with_nobody_holding_initiative_tells_player_and_gm_the_same_
     assert await export(h) == before
     sent = await h.run("gm", "/init roll", combatant="Grak")
     assert pings(sent) and (await export(h))["current"] == "Grak"
+
+
+async def test_an_init_next_that_would_move_nothing_on_is_refused_not_logged(h: Harness) -> None:
+    """DESIGN: bad input "gets a clear private message that says what to do instead, and changes nothing"; the GM's
+    `/init next` in a fight nobody is left to take a turn in (two goblins of one side, both out) gave an empty reply
+    that `/undo` then took back as a step, under a turn line that said it let the round pass. Now the turn line and the
+    refusal say what to do, and nothing is logged."""
+    await h.run("gm", "/encounter start", system="open", name="Crypt", map="12x10")
+    for name, at in (("Gob", "C4"), ("Hob", "D4")):
+        await h.run("gm", "/combatant add", name=name, side="goblins", at=at, sheet="hp=7 ac=12 weapons=claws:+4:1d6:slashing")
+    await h.run("gm", "/init roll")
+    for name in ("Gob", "Hob"):
+        sent = await h.run("gm", "/combatant hp", combatant=name, change="-7")
+    assert "Round 1 · nobody is left to take a turn: bring a combatant back with `/combatant hp`, or end the fight with " \
+           "`/encounter end`" in pings(sent)[0].text
+    before = await export(h)
+    sent = await h.run("gm", "/init next")
+    assert sent[0].ephemeral and "`/init next` has nothing to move on" in sent[0].text and "`/encounter end`" in sent[0].text
+    assert await export(h) == before
+    undone = await h.run("gm", "/undo")
+    assert "/init next" not in undone[0].text, undone[0].text

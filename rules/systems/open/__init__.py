@@ -36,7 +36,7 @@ from rules.systems.open.options import OPTIONS
 from rules.systems.open.present import OpenPresenter, sheet_summary
 from rules.systems.open.space import feet
 from rules.systems.open.state import OpenCombatant, OpenEncounter
-from rules.turns import ordered
+from rules.turns import NOBODY_LEFT, ordered
 
 __all__ = ["OpenSystem", "OpenCombatant", "OpenEncounter"]
 
@@ -246,7 +246,11 @@ class OpenSystem(RuleSystem):
         events = turns.death_save(enc, c, dice, ending=True) if c is not None and turns.saving(enc, c) else []
         if self._decided(enc):
             return events
-        return events + self._advance(enc, dice)
+        events += self._advance(enc, dice)
+        if c is None and not events:  # nothing moved on: refused, never a silent step of the log
+            raise IllegalAction(f"Nobody is left to take a turn, so `/init next` has nothing to move on (nothing changed): "
+                                f"{NOBODY_LEFT}.")
+        return events
 
     def untouched(self, enc: Encounter, name: str) -> bool:
         """A dying combatant's turn is ended without asking: that rolls its death save; nor is the turn of one a
@@ -260,7 +264,8 @@ class OpenSystem(RuleSystem):
         return open_facts(enc, self.turn(enc))
 
     def turn(self, enc: Encounter) -> Turn:
-        return ordered.turn(enc, lambda c: (turns.feet_left(enc, c),))
+        opts = self.option_values(enc)
+        return ordered.turn(enc, lambda c: (turns.feet_left(enc, c),), lambda c: turns.takes_turns(enc, opts, c))
 
     def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
         return turns.up_next(enc, self.option_values(enc))
