@@ -60,7 +60,7 @@ class FightRules:
 
         Only the acting combatant's owner or the GM ends a turn: a player naming (or defaulting to)
         a combatant that is not acting now is refused, and never ends the turn under way. With
-        nobody acting (a round or phase to move on), only the GM goes on. (None, False): the
+        nobody acting (a round or phase to move on), only the GM goes on, naming nobody. (None, False): the
         system's own `next_turn` decides (the fight has not started, nobody is named).
         """
         named = enc.find(action.actor)
@@ -74,8 +74,12 @@ class FightRules:
             return named.name, False
         if now is None and turn.side and named.side == turn.side:
             return None, False  # its side's turn, but it cannot activate: the system says why
-        if action.is_gm:
-            return None, bool(now or turn.actors)
+        if action.is_gm and (now or turn.actors):
+            return None, True
+        if action.is_gm:  # a turn the GM moves on: nobody's to end, nobody to pass
+            how = self.gm_goes_on(enc, turn)
+            hint = "`/init next` without `combatant` moves the fight on" if how == GM_GOES_ON else how.rstrip(".")
+            raise NotYourTurn(f"Nobody is acting now, so {named.name} has no turn to end or pass: {hint}. Nothing changed.")
         if now is None and not turn.actors:
             raise NotYourTurn(f"Nobody is acting now: {self.gm_goes_on(enc, turn)}")
         whose = possessive(now or turn.side or ", ".join(turn.actors[:10]))

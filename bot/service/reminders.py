@@ -42,7 +42,7 @@ from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import events_report, plural, user_ref
 from rules.system import Prompt, RuleSystem
-from rules.turns import Turn
+from rules.turns import GM_GOES_ON, Turn
 
 __all__ = ["Reminders"]
 
@@ -114,6 +114,8 @@ class Reminders:
             holder = _deadline_actor(turn)
             if enc.settings.deadline_policy == "hold" and (holder is None or system.hold_action(enc, holder) is None):
                 policy = f"the GM is told: {_cannot_hold(system, enc, holder)}"  # as the deadline will
+            elif enc.settings.deadline_policy == "pass" and (blocked := _gm_blocked(system, enc, turn)):
+                policy = f"the GM is told: {blocked}"
             if asked is not None:
                 users, kind = (asked.user_id,), "warning"
                 text = _asked_text(enc, asked, f"⏳ the turn's deadline is in about {left} (then the deadline "
@@ -133,8 +135,8 @@ class Reminders:
             if nudges < enc.settings.max_nudges and asked is not None:
                 users, kind = (asked.user_id,), "nudge"
                 text = _asked_text(enc, asked, f"⏰ still waiting for your answer (about {waited})")
-            elif nudges < enc.settings.max_nudges:
-                users, kind = tuple(r.user_ids), "nudge"
+            elif nudges < enc.settings.max_nudges:  # whose turn it is now, as the warning's
+                users, kind = turn_users(enc, turn) or tuple(r.user_ids), "nudge"
                 text = turn_text(enc, facts, users, f"⏰ still your turn (waiting about {waited})")
             else:
                 users, kind = mentioned(tuple(enc.gm_ids)), "notice"
@@ -253,7 +255,8 @@ class Reminders:
         actor = _deadline_actor(turn)
         policy = enc.settings.deadline_policy
         action: Action | None = None
-        gms_turn = actor is None and turn.gm  # nobody can act and the GM moves the fight on: the GM's turn
+        blocked = _gm_blocked(system, enc, turn)
+        gms_turn = actor is None and turn.gm and not blocked  # nobody can act and the GM's `/init next` moves it on
         if (actor is not None or gms_turn) and policy == "pass":  # every combatant the warning named passes
             action = Next(actor=actor, is_gm=True, user_id=BOT_USER, whole_turn=True)
         elif actor is not None and policy == "hold":
@@ -287,7 +290,7 @@ class Reminders:
                     return Nudge(r, f"{text}\n{ping.text}"[:MAX_MESSAGE], ping.user_ids, kind="deadline", ping=ping)
                 return Nudge(r, text[:MAX_MESSAGE], (), kind="deadline")
         gms = mentioned(tuple(enc.gm_ids))
-        why = "" if policy == "gm" else f" ({_cannot_hold(system, enc, actor) if policy == 'hold' else _no_way(system.title, 'pass')})"
+        why = "" if policy == "gm" else f" ({_cannot_hold(system, enc, actor) if policy == 'hold' else blocked or _no_way(system.title, 'pass')})"
         text = (
             f"{lead}{' '.join(user_ref(g) for g in gms)}: ⏰ {short_names(turn.actors) or 'the turn'} passed "
             f"{'their' if len(turn.actors) > 1 else 'its'} {hours} "
@@ -300,6 +303,16 @@ class Reminders:
 def _deadline_actor(turn: Turn) -> str | None:
     """Whom a deadline's policy acts for: the combatant acting now, else the first the turn names."""
     return turn.current or (turn.actors[0] if turn.actors else None)
+
+
+def _gm_blocked(system: RuleSystem, enc: Encounter, turn: Turn) -> str:
+    """Why the GM's `/init next` cannot move on a ``turn`` that waits for the GM (`Turn.gm`), so that a deadline
+    cannot pass it (the GM does something else first: `RuleSystem.gm_goes_on`); empty where it can, or the turn
+    is a player's."""
+    if turn.actors or not turn.gm:
+        return ""
+    how = system.gm_goes_on(enc, turn)
+    return "" if how == GM_GOES_ON else how.rstrip(".")
 
 
 def _no_way(system: str, verb: str) -> str:

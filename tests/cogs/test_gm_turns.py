@@ -213,3 +213,43 @@ async def test_an_init_next_that_would_move_nothing_on_is_refused_not_logged(h: 
     assert await export(h) == before
     undone = await h.run("gm", "/undo")
     assert "/init next" not in undone[0].text, undone[0].text
+
+
+async def test_a_deadline_under_pass_that_the_gms_init_next_cannot_pass_warns_and_tells_the_gm_why(h: Harness) -> None:
+    """docs/commands.md: at a deadline "`pass` ends the turn as if its owner had used `/init next`", and the GM's own
+    turn passes as that `/init next` would; where the GM's `/init next` cannot move it on (nobody left to take a turn:
+    bring one back or end the fight), the warning said "(then the turn passes)" and the deadline then told the GM
+    "Open d20 has no way to pass it". Now both say what the GM does instead, and nothing is changed."""
+    await h.run("gm", "/encounter start", system="open", name="Crypt", map="12x10")
+    for name, at in (("Gob", "C4"), ("Hob", "D4")):
+        await h.run("gm", "/combatant add", name=name, side="goblins", at=at, sheet="hp=7 ac=12 weapons=claws:+4:1d6:slashing")
+    await h.run("gm", "/encounter settings", reminder_hours="0", deadline_hours="4", deadline_policy="pass")
+    await h.run("gm", "/init roll")
+    for name in ("Gob", "Hob"):
+        await h.run("gm", "/combatant hp", combatant=name, change="-7")
+    words = "bring a combatant back with `/combatant hp`, or end the fight with `/encounter end`"
+    h.bot.service.clock.now += 3.5 * HOUR
+    [warning] = await h.reminders()
+    assert "then the turn passes" not in warning.text and words in warning.text, warning.text
+    before = await export(h)
+    h.bot.service.clock.now += HOUR
+    [notice] = await h.reminders()
+    assert "no way to pass" not in notice.text and words in notice.text, notice.text
+    assert await export(h) == before
+
+
+async def test_the_gms_init_next_naming_a_combatant_while_nobody_acts_is_refused(h: Harness) -> None:
+    """docs/commands.md: "With nobody acting (a round or phase to move on ...), only the GM goes on, with `/init next`
+    and no `combatant`": the GM's `/init next combatant:Grak` while a round nobody can act in waits is refused, saying
+    to leave `combatant` out, and changes nothing (it let the round pass, its reply headed "Grak: init next")."""
+    await h.run("gm", "/encounter start", system="knights-of-valour", name="Dun", map="12x10")
+    await h.run("gm", "/encounter settings", options="victory=out")
+    await h.run("gm", "/combatant add", name="Borin", owner="@bob", side="dwarves", at="C4", sheet="str=1 agi=1 hp=14 weapons=warhammer:2")
+    await h.run("gm", "/combatant add", name="Grak", side="orcs", at="H4", sheet="str=2 agi=2 hp=12 weapons=greataxe:2")
+    await h.run("gm", "/init roll")
+    await h.run("gm", "/combatant hp", combatant="Borin", change="-14")
+    await h.run("gm", "/combatant hp", combatant="Grak", change="-12")
+    before = await export(h)
+    refused = await h.run("gm", "/init next", combatant="Grak", confirm="true")
+    assert refused[0].ephemeral and "without `combatant`" in refused[0].text, refused[0].text
+    assert await export(h) == before

@@ -30,12 +30,13 @@ async def waiting_turn(h: Harness, channel: str = "general", **settings: str) ->
 
 
 async def test_one_broken_reminder_does_not_stop_the_others(h: Harness) -> None:
-    """A stored reminder whose user id is not a number is logged and skipped; another channel's still goes out."""
+    """A stored reminder that cannot be read (its start a word, not a time) is logged and skipped; another channel's
+    still goes out."""
     await waiting_turn(h, "general", reminder_hours="1")
     await waiting_turn(h, "other", reminder_hours="1")
     with sqlite3.connect(h.store_path) as db:
         db.execute(
-            "UPDATE reminders SET user_ids = ? WHERE channel_id = ?", ('["carol"]', str(channel_id_of("general")))
+            "UPDATE reminders SET since = ? WHERE channel_id = ?", ("carol", str(channel_id_of("general")))
         )
     clock_of(h).now += 2 * HOUR
     sent = await h.reminders()

@@ -404,3 +404,16 @@ async def test_a_warning_during_one_minis_activation_pings_only_its_owner(h: Har
     clock_of(h).now += HOUR
     await h.reminders()
     assert next(c for c in (await export(h))["combatants"] if c["name"] == "Thrain")["state"].get("done") is not True
+
+
+async def test_a_nudge_during_one_minis_activation_pings_only_its_owner(h: Harness) -> None:
+    """docs/commands.md: "When a turn has waited longer than the encounter's `reminder_hours`, its players ... are
+    nudged": once Borin (bob's) has begun his activation it is his turn alone (Thrain, ann's, waits for it to end),
+    so bob alone is nudged, not every owner of the dwarves' side whose turn it was when it began."""
+    await two_dwarves_with_a_deadline(h)
+    await h.run("gm", "/encounter settings", reminder_hours="1", deadline_hours="0")
+    await h.run("bob", "/move", to="C2", facing="E")
+    clock_of(h).now += 1.5 * HOUR
+    [nudge] = await h.reminders()
+    assert nudge.pinged_users() == [str(user_id_of("bob"))], nudge.text
+    assert "still your turn" in nudge.text

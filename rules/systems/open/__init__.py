@@ -252,6 +252,10 @@ class OpenSystem(RuleSystem):
                                 f"{NOBODY_LEFT}.")
         return events
 
+    def gm_goes_on(self, enc: Encounter, turn: Turn) -> str:
+        """With nobody left to take a turn at all (`ordered.turn`'s ``idle``), `/init next` has nothing to move on."""
+        return f"the GM may {NOBODY_LEFT}." if turn.phase == "idle" else super().gm_goes_on(enc, turn)
+
     def untouched(self, enc: Encounter, name: str) -> bool:
         """A dying combatant's turn is ended without asking: that rolls its death save; nor is the turn of one a
         condition stops from acting (stunned, paralysed, unconscious): it "can take no action"."""
