@@ -733,7 +733,7 @@ async def test_a_shot_between_players_covered_by_a_hidden_model_shows_the_player
     assert "Power 3 rifle = 3; Accuracy 1 rifle = 1" in public
     assert "cover (Hera): the GM keeps its Body hidden" in public
     assert "Body 10" not in public and "+7" not in public and "Body stops" not in public
-    assert "**Juno**'s grid: Health ×3, no hit gets through" in public
+    assert "**Juno**: no hit gets through" in public and "Health ×3" not in public
     logged = reply(await h.run("gm", "/log", count="1")).text
     assert "cover of Body 10 (Hera): +7 Body" in logged and "Health ×3 (Body stops 3)" in logged
     players_log = reply(await h.run("ann", "/log", count="1")).text

@@ -6,7 +6,7 @@ from typing import Annotated, ClassVar
 from pydantic import BaseModel, Field
 
 from rules.events import Attacked, Event, Modifier, Moved
-from rules.hidden import PUBLIC, Of
+from rules.hidden import PUBLIC, Also, Of
 
 __all__ = [
     "NewRound",
@@ -98,11 +98,12 @@ class LocationHit(BaseModel):
     to it; ``passed``: hits it sent on along its arrow; ``before`` / ``after``: its hits (for Arsenal
     the struck weapon's Health; None when it carries none). The dice counts (``rolled`` and what
     Shield and Body stopped of them) are the attacker's: their sum is its Power, which a hidden
-    attacker keeps (``Of("attacker")``, a role `GridDamage` gives)."""
+    attacker keeps (``Of("attacker")``, a role `GridDamage` gives); with the hits taken they count what Body
+    stopped too, so a hidden model giving cover keeps them as well (``Also("cover")``: its size and Body)."""
 
     location: str
-    rolled: Annotated[int, Of("attacker")] = 0
-    shield: Annotated[int, Of("attacker")] = 0
+    rolled: Annotated[int, Of("attacker"), Also("cover")] = 0
+    shield: Annotated[int, Of("attacker"), Also("cover")] = 0
     body: Annotated[int, Of("body")] = 0
     taken: int = 0
     received: int = 0
@@ -154,7 +155,7 @@ class GridDamage(Event):
     attacker named for Arsenal that the hit could not land on."""
 
     kind: ClassVar[str] = "grid"
-    locations: Annotated[list[LocationHit], Of("actor", attacker="attacker", body="stoppers")] = Field(default_factory=list)
+    locations: Annotated[list[LocationHit], Of("actor", attacker="attacker", body="stoppers", cover="cover_by")] = Field(default_factory=list)
     weapon: str | None = None
     health_lost: Annotated[int, Of("actor")] = 0
     #: no hit got through (Shield and Body stopped every one): shown even for a hidden target

@@ -223,8 +223,9 @@ class DgPresenter(Presenter[DgFacts]):
             return f"**{e.actor}** {self.hit_now(e.actor)}"
         if not e.locations:
             return f"**{e.actor}**: no face lands"
-        # a hidden attacker's dice counts are secret: the locations and the harm only, and no location whose every
-        # hit Shield and Body stopped (it would tell what they stopped, which counts the attacker's Power)
+        # the dice counts of a hidden attacker's hit, or of one a hidden model covered, are secret: the locations and
+        # the harm only, and no location whose every hit Shield and Body stopped (it would tell what they stopped,
+        # which counts the attacker's Power or the cover's Body)
         rows = [h for h in e.locations if not secret(h.rolled) or h.taken or h.received or h.passed]
         if not rows:
             return f"**{e.actor}**: no hit gets through"

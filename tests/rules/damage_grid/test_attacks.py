@@ -345,3 +345,39 @@ def test_a_hidden_attackers_hit_that_body_stops_whole_reads_as_no_hit_through() 
     public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(grid), lambda name: name != "Hera")
     assert public == "**Meena**: no hit gets through", public
     assert "Body stops" in s.system.present.text(grid)
+
+
+def shot_past_hidden_hera(hera_body: int, mode: tuple[int, ...] = ()) -> tuple[Scenario, GridDamage]:
+    """Meena (E8) shoots Juno (E4, Body 1) with a Power 3 pistol, 1, 2, 6 flipped to 2, 2, 2 (Health), then ``mode``
+    for Juno's Mode test; the GM's hidden Hera (E6, size 2) stands on the line of fire, a cover of Body 2 + ``hera_body``."""
+    s = Scenario("damage-grid", map="12x10")
+    s.add("Meena", "body=1 weapons=pistol:6:3:3", side="crew", at="E8", facing="N")
+    s.add("Juno", "body=1 weapons=pistol:6:3:1", side="rebels", at="E4", facing="S")
+    s.add("Hera", f"body={hera_body} weapons=claw:1:3:1:melee", side="boarders", at="E6", facing="W", owner=None)
+    s.run("init_roll")
+    assert s.enc.hidden(s.get("Hera"))
+    res = s.run("attack", [1, 2, 6, *mode], actor="Meena", target="Juno", weapon="pistol")
+    assert events(res, DgAttack)[0].faces == [2, 2, 2]
+    (grid,) = events(res, GridDamage)
+    return s, grid
+
+
+def test_a_shot_covered_by_a_hidden_model_shows_players_no_dice_per_location() -> None:
+    """"a hidden model in the way of a shot between players' models leaves out only its cover's Body (its size and
+    Body: `cover (Hera): the GM keeps its Body hidden`) and what Body stopped, which counts it" (docs/commands.md):
+    Health ×3 and takes 1 would tell that Body stopped 2, so Juno's Body 1 and the cover's +1 (Body 4 less the Power 3)
+    on it; players read the harm alone, as for a hidden attacker's hit, and the GM every number."""
+    s, grid = shot_past_hidden_hera(2, (2, 5))
+    public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(grid), lambda name: name != "Hera")
+    assert public == "**Juno**'s grid: Health, takes 1 (3 → 2)", public
+    assert "Health ×3 (Body stops 2), takes 1 (3 → 2)" in s.system.present.text(grid)
+
+
+def test_a_shot_whose_hits_a_hidden_models_cover_stops_whole_reads_as_no_hit_through() -> None:
+    """"When its Body is greater than the Power, the difference is added to the target's Body" (docs/systems/
+    damage-grid.md): Hera's cover of Body 5 adds 2 to Juno's Body 1, which stops all 3 hits; players read that none got
+    through, not on which location (how many dice Body stopped); the GM reads each."""
+    s, grid = shot_past_hidden_hera(3)
+    public = for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(grid), lambda name: name != "Hera")
+    assert public == "**Juno**: no hit gets through", public
+    assert "Health ×3 (Body stops 3), no hit gets through" in s.system.present.text(grid)
