@@ -232,8 +232,8 @@ def sheet_keys() -> tuple[SheetKey, ...]:
                  "bot's choice), a location to turn the dice onto, or `from>to` faces in order of preference", "custom",
                  LEAST_HARM, parse=_read_flips, accepts="`least-harm`, a location (`body`) or faces (`1>3,2>3`)"),
         SheetKey("see-in-dark", "sees in the dark", "bool", False),
-        SheetKey("lit", "illuminated (it carries a light or stands in one): darkness does not double the Reach to it",
-                 "bool", False),
+        SheetKey("lit", "illuminated (it carries a light or stands in one; everyone sees it, a hidden model's too): "
+                 "darkness does not double the Reach to it", "bool", False),
         SheetKey("sightless", "sightless: not blinded by brightness", "bool", False),
     )
 

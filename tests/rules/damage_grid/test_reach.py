@@ -5,6 +5,7 @@ import pytest
 
 from rules.errors import IllegalAction
 from rules.geometry import Cell, parse_cell
+from rules.hidden import for_reader
 from rules.systems.damage_grid.events import DgAttack
 from rules.systems.damage_grid.reach import (
     FACING_VECTORS,
@@ -406,3 +407,27 @@ def test_the_melee_rule_refuses_a_shot_at_a_hidden_model_without_telling_its_wea
     hidden = refusal(None)
     assert hidden == "Only a melee weapon can be used against Hera from here: attack with the saber.", hidden
     assert "Meena and Hera both have melee weapons in reach of each other" in refusal("900000000000000003")
+
+
+def test_whether_a_hidden_model_is_lit_is_everyones_to_see() -> None:
+    """"Whether a model is lit is everyone's to see, a hidden model's too (a light shows in the dark): the Reach
+    counted to a hidden model ... and the refusal of one beyond a weapon's Reach ... tell players whether it is lit"
+    (docs/systems/damage-grid.md; the sheet's `lit`: "everyone sees it, a hidden model's too"): in darkness a player's shot at the GM's hidden Hera counts the Reach to her doubled
+    unless her sheet has `lit=yes`, and the players' line and refusal say so, as for a shown model."""
+    def hera(lit: str) -> Scenario:
+        s = Scenario("damage-grid", map="12x10", environment="darkness")
+        s.add("Meena", "body=1 weapons=pistol:6:3:3,dart:3:2:1", side="crew", at="E8", facing="N")
+        s.add("Hera", f"body=0 lit={lit} weapons=claw:1:3:1:melee", side="boarders", at="E5", facing="S", owner=None)
+        s.run("init_roll")
+        assert s.enc.hidden(s.get("Hera"))
+        return s
+
+    def public(s: Scenario, dice: list[int], weapon: str) -> str:
+        (attack,) = events(s.run("attack", dice, actor="Meena", target="Hera", weapon=weapon), DgAttack)
+        return for_reader(s.system.present.view(s.enc, frozenset({"Hera"})).marked(attack), lambda name: name != "Hera")
+
+    assert public(hera("yes"), [1, 2, 2, 5], "dart").startswith("**Meena** attacks **Hera** with dart (Reach 3)")
+    dark = hera("no")
+    refusal = dark.refused("attack", [1, 2], actor="Meena", target="Hera", weapon="dart", error=IllegalAction)
+    assert "The target is at Reach 3 (darkness makes it 6), beyond the dart's Reach 3" in refusal, refusal
+    assert public(dark, [1, 2, 6], "pistol").startswith("**Meena** attacks **Hera** with pistol (Reach 3, counted 6)")
