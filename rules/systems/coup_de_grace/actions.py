@@ -18,7 +18,7 @@ from rules.systems.coup_de_grace.movement import (
 from rules.systems.coup_de_grace.options import Spell, values
 from rules.systems.coup_de_grace.sheet import square_of
 from rules.systems.coup_de_grace.tables import normalise_weapon
-from rules.systems.coup_de_grace.turns import activate, finish
+from rules.systems.coup_de_grace.turns import activate, finish, refuse_if_out
 
 __all__ = ["ACTIONS", "recover", "cast"]
 
@@ -27,6 +27,7 @@ def recover(ctx: ActionContext, action: Act) -> list[Event]:
     """A downed mini's dramatic recovery: a d6 of ``recover_on`` or more stands it up with 1 HP."""
     enc, grid, dice = ctx.encounter, ctx.need_grid(), ctx.dice
     c = enc.get(action.actor)
+    refuse_if_out(c)
     if c.status != "downed":
         raise IllegalAction(f"{c.name} is not downed: only a downed mini (0 HP) attempts a dramatic recovery.")
     facing = grid.parse_facing(action.facing) if action.facing else None

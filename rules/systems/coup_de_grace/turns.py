@@ -29,6 +29,7 @@ from rules.turns import alternating
 
 __all__ = [
     "activate",
+    "refuse_if_out",
     "advance",
     "finish",
     "taken_out",
@@ -118,14 +119,19 @@ def need_started(enc: Encounter) -> None:
         raise IllegalAction("Combat has not started: the GM starts it with `/init roll`.")
 
 
+def refuse_if_out(c: Combatant) -> None:
+    """"Remove the mini from the board, and it takes no further part in the battle": refuse any action of ``c`` once out."""
+    if c.status == "out":
+        raise IllegalAction(f"{c.name} is out of action and takes no further part in the battle.")
+
+
 def activate(enc: Encounter, c: Combatant, passing: bool = False) -> list[Event]:
     """Make ``c`` the activating mini (its first action this activation), or refuse; ``passing``:
     only to end its activation at once, unplayed (`next_turn`)."""
     need_started(enc)
     if enc.current == c.name:
         return []
-    if c.status == "out":
-        raise IllegalAction(f"{c.name} is out of action and takes no further part in the battle.")
+    refuse_if_out(c)
     if enc.current:
         raise NotYourTurn(
             f"{enc.current} is activating now: its activation ends with `/init next` before {c.name} can act."
@@ -306,6 +312,7 @@ def on_removed(enc: Encounter, c: Combatant, dice: Dice) -> list[Event]:
 def pass_mini(enc: Encounter, c: Combatant) -> list[Event]:
     """The GM passes ``c`` while another mini activates: it loses its activation this round, which
     passes unplayed all the same (the effects timed by its turn count down)."""
+    refuse_if_out(c)
     if c not in pool(enc, c.side):
         raise IllegalAction(
             f"{c.name} has no activation left this round to pass (it has activated, or is not on the board): nothing was ended."

@@ -618,3 +618,16 @@ def test_an_out_of_action_minis_attack_says_it_is_out_of_action() -> None:
     assert enc.get("P").status == "out"
     why = refused(enc, "attack", [6], actor="P", target="A", is_gm=True)
     assert "P is out of action" in why and "places it" not in why, why
+
+
+def test_every_action_of_an_out_of_action_mini_says_it_is_out_of_action() -> None:
+    """"Remove the mini from the board, and it takes no further part in the battle": a dramatic recovery and the GM's
+    pass of a mini put out of action are refused saying so (they said it "is not downed", and that it had activated
+    or was not on the board)."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("B", "a", SWORD, "C6", "E"), ("O", "b", SWORD, "D3", "W"),
+                ("P", "b", SWORD, "H8", "W"), first="a")
+    enc = run(enc, "edit", actor="P", hp_change=-4, is_gm=True)
+    enc = run(enc, "move", actor="A", path="N")  # A activates: the GM's /init next combatant:P would pass P
+    for kind, fields in (("act", {"action": "recover"}), ("next", {})):
+        why = refused(enc, kind, [6], actor="P", is_gm=True, **fields)
+        assert "P is out of action and takes no further part in the battle" in why, (kind, why)
