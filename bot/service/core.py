@@ -11,7 +11,7 @@ from rules.errors import IllegalAction, NotFound
 from rules.report import Report
 from rules.system import Prompt
 
-__all__ = ["Ctx", "Outcome", "LogPage", "Ping", "Nudge", "Asked", "Unreadable", "no_encounter", "turn_tag", "BOT_USER"]
+__all__ = ["Ctx", "Outcome", "LogPage", "Ping", "Nudge", "Asked", "Unreadable", "no_encounter", "turn_tag", "BOT_USER", "AFTER_END"]
 
 #: the user id the bot's own log rows carry (a deadline applied by the clock)
 BOT_USER = "0"
@@ -98,5 +98,13 @@ class Unreadable(IllegalAction):
         )
 
 
-def no_encounter() -> NotFound:
+#: what still works once an encounter has ended
+AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
+
+
+def no_encounter(ended: bool = False) -> NotFound:
+    """The refusal of a command that needs an encounter under way where the channel has none (``ended``: its last
+    one has ended, and what still shows it is said)."""
+    if ended:
+        return NotFound(f"This channel's fight has ended: {AFTER_END} Start a new one with `/encounter start`.")
     return NotFound("There is no encounter in this channel: start one with `/encounter start`.")

@@ -34,7 +34,7 @@ from data.store import (
     StoreUnavailable,
     read_state,
 )
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, NotFound
 from rules.facts import Facts
 from rules.models import Encounter
 from rules.registry import get_system
@@ -141,8 +141,13 @@ class Encounters:
         """The channel's active encounter; refused when there is none."""
         live = await self.live(channel_id)
         if live is None:
-            raise no_encounter()
+            raise await self.none_here(channel_id)
         return live
+
+    async def none_here(self, channel_id: str) -> NotFound:
+        """The refusal of a command that needs an encounter under way where the channel has none (`no_encounter`),
+        saying so where the channel's last one has ended."""
+        return no_encounter(ended=await self.store.last_ended(channel_id) is not None)
 
     async def ended(self, channel_id: str) -> StoredEntry | None:
         """The channel's last ended encounter (for `/log` and export while it has no active one)."""
@@ -196,7 +201,7 @@ class Encounters:
         interaction was seen already."""
         entry = await self.entry(ctx.channel_id)
         if entry is None:
-            raise no_encounter()
+            raise await self.none_here(ctx.channel_id)
         if entry.seen(ctx.interaction_id):
             raise DuplicateInteraction()
         return entry

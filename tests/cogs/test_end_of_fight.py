@@ -142,3 +142,18 @@ async def test_a_victory_option_changed_after_the_fight_is_decided_says_it_stays
     await h.run("gm", "/combatant hp", combatant="Grak", change=-6)
     [answer, *_] = await h.run("gm", "/encounter settings", options="victory=out")
     assert "The fight stays decided (heroes won): `/undo` back to what decided it to reopen it." in answer.text.splitlines(), answer.text
+
+
+async def test_a_command_on_an_ended_fight_says_it_has_ended(h: Harness) -> None:
+    """docs/commands.md: "The ended fight's `/log` and `/encounter export` (its final state) still work in the channel
+    until a new encounter starts there": a command that needs a fight under way (`/encounter reveal`, `/undo`,
+    `/encounter settings`, `/init next`) says this channel's fight has ended and what still works, and changes
+    nothing (it said "There is no encounter in this channel", while `/log` still showed it)."""
+    await started_cdg(h)
+    await h.run("gm", "/encounter end", confirm="true")
+    for command, options in (("/encounter reveal", {}), ("/undo", {}), ("/encounter settings", {"reminder_hours": "2"}),
+                             ("/init next", {})):
+        refused = (await h.run("gm", command, **options))[0]
+        assert refused.ephemeral and "has ended" in refused.text and "/encounter start" in refused.text, (command, refused.text)
+        assert "There is no encounter" not in refused.text
+    assert not (await h.run("gm", "/log"))[0].text.startswith("⚠️")

@@ -56,14 +56,15 @@ async def test_end_before_anyone_won_says_no_winner(h: Harness) -> None:
 
 
 async def test_ended_fights_log_and_export_work_until_a_new_encounter(h: Harness, tmp_path: Path) -> None:
-    """After the end, `/log` says the fight ended and export gives its final state; other commands find no encounter; a new start replaces both."""
+    """After the end, `/log` says the fight ended and export gives its final state; other commands say the fight has
+    ended; a new start replaces both."""
     final = await fallen_fight(h, tmp_path)
     await h.run("gm", "/encounter end", confirm="true")
     log = reply(await h.run("bob", "/log")).text
     assert "ended" in log and "/encounter import" in log and "/encounter end" in log
     assert await export(h) == final
     status = reply(await h.run("bob", "/encounter status"))
-    assert status.ephemeral and "no encounter" in status.text
+    assert status.ephemeral and "fight has ended" in status.text and "/encounter start" in status.text
     await h.run("gm", "/encounter start", system="tote", name="Ford")
     log = reply(await h.run("bob", "/log")).text
     assert "Ford" in log and "ended" not in log and "/encounter import" not in log
