@@ -438,7 +438,7 @@ class RuleSystem(RosterRules):
         hidden = enc.hidden_names()
         if not hidden:
             return None
-        if hidden <= set(enc.removed_hidden):  # no reveal shows them (`Encounter.shown_to_players`)
+        if not hidden.isdisjoint(enc.removed_hidden):  # no reveal shows those (`Encounter.shown_to_players`)
             return "its combatants' numbers are hidden from players (those of the GM's combatants removed while hidden stay so)"
         return "its combatants' numbers are hidden from players (or reveal them with `/encounter reveal`)"
 

@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 from bot.limits import LIMITS
 from bot.service.cache import LiveEntry, StoredEntry
 from bot.service.clock import quiet_text
-from bot.service.core import BOT_USER, Ctx
+from bot.service.core import AFTER_END, BOT_USER, Ctx
 from data.store import LogEntry, NotifyPrefs
 from rules.dice import ExpressionResult
 from rules.errors import RulesError
@@ -29,8 +29,6 @@ __all__ = ["title", "start_report", "end_question", "next_question", "replace_qu
            "log_report", "entry_text", "system_of", "roll_report", "roll_summary", "private_roll_report", "effects_report",
            "numbers_report", "readers", "who", "reveal_text", "numbers_hidden_again"]
 
-#: what still works once an encounter has ended
-AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
 
 #: commands that act with one combatant, whose reply is titled with its name
 ACTOR_KINDS = {"next", "move", "attack", "coupdegrace", "act"}
@@ -244,26 +242,28 @@ def who(user_id: str | None) -> str:
     return "⏰ the turn clock" if user_id == BOT_USER else user_ref(str(user_id))
 
 
-def reveal_text(names: Sequence[str] | None, hide: bool) -> str:
+def reveal_text(names: Sequence[str] | None, hide: bool, again: bool = False) -> str:
     """What a reveal did: the numbers of the GM's combatants ``names`` (None: every combatant's)
-    shown to everyone, or (``hide``) hidden from players again."""
+    shown to everyone (``again``: by an undo), or (``hide``) hidden from players again."""
     if names is None:
         whose = "every combatant's numbers"
     elif len(names) == 1:
         whose = f"{possessive(names[0])} numbers"
     else:  # at most 10 named, the rest counted
         whose = "the numbers of " + listing([*names[:10], *([f"{len(names) - 10} more"] if len(names) > 10 else [])])
-    return f"{whose} are " + ("hidden from players again" if hide else "shown to everyone")
+    return f"{whose} are " + ("hidden from players again" if hide else "shown to everyone" + " again" * again)
 
 
 def numbers_hidden_again(now: Encounter, restored: Encounter) -> str | None:
     """What an undo from ``now`` back to ``restored`` hides from players again of the GM's
-    combatants' numbers (an undone reveal), in the reveal's words; None: nothing."""
-    names = sorted(n for n in restored.hidden_names() if now.shown_to_players(n))
-    if not names:
-        return None
-    every = now.settings.reveal and not restored.settings.reveal
-    return reveal_text(None if every else names, hide=True)
+    combatants' numbers (an undone reveal), or shows again (an undone hide), in the reveal's words;
+    None: neither."""
+    for hide, before, after in ((True, now, restored), (False, restored, now)):
+        names = sorted(n for n in after.hidden_names() if before.shown_to_players(n))
+        if names:
+            every = before.settings.reveal and not after.settings.reveal
+            return reveal_text(None if every else names, hide=hide, again=True)
+    return None
 
 
 def end_report(enc: Encounter | None, logged: int) -> Report:

@@ -1058,6 +1058,9 @@ async def test_a_combatant_removed_while_hidden_stays_hidden_whatever_is_reveale
     await h.run("gm", "/move", combatant="Snaga", path="W W")
     await h.run("gm", "/combatant remove", name="Snaga")
     before = reply(await h.run("bob", "/log", count="6")).text
+    # Grak is hidden too, but no reveal would make the file everyone's: its words do not offer one
+    refused = reply(await h.run("bob", "/encounter export"))
+    assert "/encounter reveal" not in refused.text and "removed while hidden" in refused.text, refused.text
     command, options = reveal
     await h.run("gm", command, **options)
     after = reply(await h.run("bob", "/log", count="6")).text
@@ -1096,10 +1099,14 @@ async def test_an_undone_reveal_says_the_numbers_are_hidden_again(h: Harness, co
     assert "**Grak** · G3 W · hurt" in reply(await h.run("bob", "/encounter status")).text
 
 
-async def test_an_undone_hide_still_says_what_it_undid(h: Harness) -> None:
-    """An undo that shows numbers again hides nothing: it names what it undid, as any undo."""
+async def test_an_undone_hide_says_the_numbers_are_shown_again(h: Harness) -> None:
+    """An undo that shows numbers again says so, as one that hides them again does: the undo of
+    `/encounter reveal hide:true` repeated the hide's own words ("Grak's numbers are hidden from players again"),
+    which read as if the undo had hidden them."""
     await hit_grak(h)
     await h.run("gm", "/encounter reveal", combatant="Grak")
     await h.run("gm", "/encounter reveal", combatant="Grak", hide="true")
-    assert "Undid /encounter reveal by" in reply(await h.run("gm", "/undo")).text
+    text = reply(await h.run("gm", "/undo")).text
+    assert "Undid /encounter reveal by" in text and "Grak's numbers are shown to everyone again" in text, text
+    assert "hidden from players again" not in text
     assert "2/3 HP" in reply(await h.run("bob", "/encounter status")).text
