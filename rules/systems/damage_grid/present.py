@@ -359,14 +359,17 @@ class DgPresenter(Presenter[DgFacts]):
 
     # -- the board ----------------------------------------------------------------------------------
     def public_notes(self, enc: Encounter, c: Combatant, facts: DgFacts) -> list[str]:
-        """A hidden model's line, too, says that it is prone and who holds it: no number, and told to everyone as it
-        happened."""
-        return self._holds(DgCombatant.of(c))
+        """A hidden model's line, too, says that it is prone, who holds it (told to everyone as it happened) and that
+        it is lit: no number."""
+        return self._seen(c)
 
     @staticmethod
-    def _holds(st: DgCombatant) -> list[str]:
-        """``prone``, ``held by Meena``: what keeps a model down or in place."""
-        return ["prone"] * st.prone + (["held by " + ", ".join(st.grappled_by)] if st.grappled_by else [])
+    def _seen(c: Combatant) -> list[str]:
+        """``prone``, ``held by Meena``, ``lit``: what everyone sees of a model (what keeps it down or in place, a
+        light it carries), a hidden one's too."""
+        st = DgCombatant.of(c)
+        held = ["held by " + ", ".join(st.grappled_by)] if st.grappled_by else []
+        return ["prone"] * st.prone + held + ["lit"] * bool(c.sheet.get("lit"))
 
     def status_line(self, enc: Encounter, c: Combatant, facts: DgFacts) -> str:
         st = DgCombatant.of(c)
@@ -378,7 +381,7 @@ class DgPresenter(Presenter[DgFacts]):
             bits.append(vals)
         if enc.started:
             bits.append(f"{st.cp} CP")
-        bits += self._holds(st)
+        bits += self._seen(c)
         if c.status != "active":
             bits.append("inert" if c.status == "downed" else "destroyed")
         return " · ".join(bits)

@@ -170,16 +170,17 @@ def test_a_hidden_models_board_line_says_it_is_prone_or_held_as_everyone_was_tol
     """docs/commands.md: a hidden combatant's line shows "its place and condition only", no number of its own; the
     damage-grid page: "On a failure it falls prone" and "If it does no damage, the lunger falls prone", told to
     everyone as it happens (`**Zed** falls to the ground`). So players' board line of the GM's hidden Zed says
-    `prone` (and `held by Meena` when grappled), as the GM's does (it said neither)."""
+    `prone` (and `held by Meena` when grappled), as the GM's does (it said neither); and `lit`, a carried light,
+    which the page calls everyone's to see ("everyone sees it, a hidden model's too"), which no line showed."""
     from rules.report import board_report
     from tests.scenario import Scenario
 
     s = Scenario("damage-grid", map="12x10")
     s.add("Meena", f"weapons={SABER}", side="a", at="E8", facing="N")
-    s.add("Zed", f"weapons={SABER}", side="b", at="E7", facing="S", owner=None)
+    s.add("Zed", f"weapons={SABER} lit=yes", side="b", at="E7", facing="S", owner=None)
     s.run("init_roll")
     assert s.enc.hidden_names() == {"Zed"}
     zed = DgCombatant.of(s.get("Zed"))
     zed.prone, zed.grappled_by = True, ["Meena"]
     line = next(x for x in board_report(SYSTEM, s.enc).text().splitlines() if "**Zed**" in x)
-    assert line.endswith(" · prone · held by Meena") and "CP" not in line, line
+    assert line.endswith(" · prone · held by Meena · lit") and "CP" not in line, line
