@@ -77,8 +77,7 @@ class FightRules:
         if action.is_gm and (now or turn.actors):
             return None, True
         if action.is_gm:  # a turn the GM moves on: nobody's to end, nobody to pass
-            how = self.gm_goes_on(enc, turn)
-            hint = "`/init next` without `combatant` moves the fight on" if how == GM_GOES_ON else how.rstrip(".")
+            hint = self.gm_blocked(enc, turn) or "`/init next` without `combatant` moves the fight on"
             raise NotYourTurn(f"Nobody is acting now, so {named.name} has no turn to end or pass: {hint}. Nothing changed.")
         if now is None and not turn.actors:
             raise NotYourTurn(f"Nobody is acting now: {self.gm_goes_on(enc, turn)}")
@@ -92,6 +91,12 @@ class FightRules:
         """What the GM does to move on a ``turn`` nobody is acting in (a player's `/init next` is told it): the GM's
         `/init next`, unless the system's rules want another command first (it says which)."""
         return GM_GOES_ON
+
+    def gm_blocked(self, enc: Encounter, turn: Turn) -> str:
+        """What the GM does first where its `/init next` cannot move on a ``turn`` nobody is acting in (`gm_goes_on`
+        names another command; a deadline cannot pass such a turn either); empty where it can."""
+        how = self.gm_goes_on(enc, turn)
+        return "" if how == GM_GOES_ON else how.rstrip(".")
 
     def pass_turn(self, enc: Encounter, action: Next, dice: Dice) -> list[Event]:
         """The GM's `/init next combatant:X` while someone else acts: X loses its coming turn (a system

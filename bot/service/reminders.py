@@ -42,7 +42,7 @@ from rules.models import Encounter
 from rules.registry import get_system
 from rules.report import events_report, plural, user_ref
 from rules.system import Prompt, RuleSystem
-from rules.turns import GM_GOES_ON, Turn
+from rules.turns import Turn
 
 __all__ = ["Reminders"]
 
@@ -306,13 +306,9 @@ def _deadline_actor(turn: Turn) -> str | None:
 
 
 def _gm_blocked(system: RuleSystem, enc: Encounter, turn: Turn) -> str:
-    """Why the GM's `/init next` cannot move on a ``turn`` that waits for the GM (`Turn.gm`), so that a deadline
-    cannot pass it (the GM does something else first: `RuleSystem.gm_goes_on`); empty where it can, or the turn
-    is a player's."""
-    if turn.actors or not turn.gm:
-        return ""
-    how = system.gm_goes_on(enc, turn)
-    return "" if how == GM_GOES_ON else how.rstrip(".")
+    """Why a deadline cannot pass a ``turn`` that waits for the GM (`Turn.gm`): what the GM does first
+    (`RuleSystem.gm_blocked`); empty where the GM's `/init next` moves it on, or the turn is a player's."""
+    return system.gm_blocked(enc, turn) if turn.gm and not turn.actors else ""
 
 
 def _no_way(system: str, verb: str) -> str:
