@@ -136,7 +136,7 @@ class Service:
         to ask, the fight is won), about that encounter; a caller who may not end it is refused at once."""
         entry = await self.encounters.entry(ctx.channel_id)
         if entry is None:
-            raise no_encounter()
+            raise await self.encounters.none_here(ctx.channel_id)
         enc = require_gm_of(entry, ctx, "end this encounter")
         if enc is not None and enc.winner:
             return None
@@ -371,8 +371,9 @@ class Service:
                          "export this ended fight: its file holds what is hidden from players")
         data = json.dumps(json.loads(live.json), indent=2, ensure_ascii=False).encode()
         lines = [f"{live.enc.name}: {plural(len(live.enc.combatants), 'combatant')}, round {live.enc.round}."]
-        if kept is not None:
-            lines.append(f"Only you see this file while {kept}.")
+        if kept is not None:  # an ended fight takes no reveal: its file stays the GM's
+            lines.append(f"Only you see this file while {kept}." if active is not None else
+                         "Only you see this file: it holds what is hidden from players.")
         # the file holds what players may not see: the GM's alone then
         return Outcome(Report("📦 Export", lines), file=("encounter.json", data), ephemeral=kept is not None)
 

@@ -13,7 +13,7 @@ GM_GOES_ON = "the GM moves the fight on with `/init next`."
 #: the refusal of a player's turn command (`/init next`, an action) where nobody is acting
 NOBODY_ACTING = f"Nobody is acting now: {GM_GOES_ON}"
 #: what the GM does where nobody is left to take a turn at all (`/init next` has nothing to move on)
-NOBODY_LEFT = "bring a combatant back with `/combatant hp`, or end the fight with `/encounter end`"
+NOBODY_LEFT = "bring a combatant back with `/combatant edit name:NAME sheet:\"hp=N\"`, or end the fight with `/encounter end`"
 
 
 @dataclass(frozen=True)

@@ -157,3 +157,15 @@ async def test_a_command_on_an_ended_fight_says_it_has_ended(h: Harness) -> None
         assert refused.ephemeral and "has ended" in refused.text and "/encounter start" in refused.text, (command, refused.text)
         assert "There is no encounter" not in refused.text
     assert not (await h.run("gm", "/log"))[0].text.startswith("⚠️")
+
+
+async def test_an_ended_fights_end_and_export_say_it_has_ended(h: Harness) -> None:
+    """docs/commands.md: an ended fight "takes no `/encounter reveal`": the GM's export of it no longer suggests one,
+    and `/encounter end` once more says the fight has ended, as other commands there do (it said there was no
+    encounter)."""
+    await started_cdg(h)
+    await h.run("gm", "/encounter end", confirm="true")
+    exported = (await h.run("gm", "/encounter export"))[0]
+    assert exported.files and "/encounter reveal" not in exported.text, exported.text
+    again = (await h.run("gm", "/encounter end", confirm="true"))[0]
+    assert again.ephemeral and "has ended" in again.text and "There is no encounter" not in again.text, again.text

@@ -205,7 +205,7 @@ async def test_an_init_next_that_would_move_nothing_on_is_refused_not_logged(h: 
     await h.run("gm", "/init roll")
     for name in ("Gob", "Hob"):
         sent = await h.run("gm", "/combatant hp", combatant=name, change="-7")
-    assert "Round 1 · nobody is left to take a turn: bring a combatant back with `/combatant hp`, or end the fight with " \
+    assert "Round 1 · nobody is left to take a turn: bring a combatant back with `/combatant edit name:NAME sheet:\"hp=N\"`, or end the fight with " \
            "`/encounter end`" in pings(sent)[0].text
     before = await export(h)
     sent = await h.run("gm", "/init next")
@@ -227,7 +227,7 @@ async def test_a_deadline_under_pass_that_the_gms_init_next_cannot_pass_warns_an
     await h.run("gm", "/init roll")
     for name in ("Gob", "Hob"):
         await h.run("gm", "/combatant hp", combatant=name, change="-7")
-    words = "bring a combatant back with `/combatant hp`, or end the fight with `/encounter end`"
+    words = "bring a combatant back with `/combatant edit name:NAME sheet:\"hp=N\"`, or end the fight with `/encounter end`"
     h.bot.service.clock.now += 3.5 * HOUR
     [warning] = await h.reminders()
     assert "then the turn passes" not in warning.text and words in warning.text, warning.text

@@ -261,6 +261,7 @@ class CoupDeGraceSystem(RuleSystem):
         return attacks.attack(enc, grid, action, dice, words, special_cdg=False)
 
     def coup_de_grace(self, enc: Encounter, action: CoupDeGrace, dice: Dice) -> list[Event]:
+        turns.refuse_if_out(enc.get(action.actor))
         target = enc.get(need_target(action.target), "target")
         if target.status != "downed":
                 raise IllegalAction(

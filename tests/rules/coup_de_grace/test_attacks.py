@@ -631,3 +631,13 @@ def test_every_action_of_an_out_of_action_mini_says_it_is_out_of_action() -> Non
     for kind, fields in (("act", {"action": "recover"}), ("next", {})):
         why = refused(enc, kind, [6], actor="P", is_gm=True, **fields)
         assert "P is out of action and takes no further part in the battle" in why, (kind, why)
+
+
+def test_an_out_of_action_minis_coup_de_grace_says_it_is_out_of_action() -> None:
+    """As its other actions: a `/coupdegrace` by a mini put out of action, on a standing target, is refused saying the
+    mini is out of action (it said the target was not downed, and to `/attack`, which is refused too)."""
+    enc = fight(("A", "a", SWORD, "C3", "E"), ("B", "a", SWORD, "C6", "E"), ("O", "b", SWORD, "D3", "W"),
+                ("P", "b", SWORD, "H8", "W"), first="b")
+    enc = run(enc, "edit", actor="P", hp_change=-4, is_gm=True)
+    why = refused(enc, "coupdegrace", [6], actor="P", target="A", is_gm=True)
+    assert "P is out of action" in why, why
