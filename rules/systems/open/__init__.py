@@ -268,8 +268,9 @@ class OpenSystem(RuleSystem):
         return open_facts(enc, self.turn(enc))
 
     def turn(self, enc: Encounter) -> Turn:
-        opts = self.option_values(enc)
-        return ordered.turn(enc, lambda c: (turns.feet_left(enc, c),), lambda c: turns.takes_turns(enc, opts, c))
+        # who takes turns is asked only with nobody acting: the options are read then, not at every turn asked
+        return ordered.turn(enc, lambda c: (turns.feet_left(enc, c),),
+                            lambda c: turns.takes_turns(enc, self.option_values(enc), c))
 
     def up_next(self, enc: Encounter, turn: Turn) -> tuple[str, ...]:
         return turns.up_next(enc, self.option_values(enc))
