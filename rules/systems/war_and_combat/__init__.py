@@ -221,14 +221,16 @@ class WarAndCombatSystem(RuleSystem):
         `/init next` ends it, and the flurry's attack passes on as after a blow from outside it (unless the
         fight is decided); one stunned or surprised while its flurry awaits declarations is no longer awaited
         (`rounds.drop_idle`)."""
-        if enc.started and not enc.winner and (idle := rounds.drop_idle(enc, self.option_values(enc), dice)):
+        if not enc.started or enc.winner:
+            return []
+        opts = self.option_values(enc)
+        if idle := rounds.drop_idle(enc, opts, dice):
             return idle  # stunned or surprised before its flurry's declarations were all made
-        c = enc.find(enc.current) if enc.started and not enc.winner and enc.current else None
+        c = enc.find(enc.current) if enc.current else None
         if c is None or c.status == "active":
             return []
         if decided := self.check_victory(enc):
             return decided
-        opts = self.option_values(enc)
         if enc.phase == "flurry":
             return rounds.settle(enc, opts, dice)
         return rounds.end_step(enc, opts, dice)
