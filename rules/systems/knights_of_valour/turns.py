@@ -123,10 +123,7 @@ def advance(enc: Encounter) -> list[Event]:
         active = {c.name for c in enc.combatants if c.status == "active"}
         name = ordered.next_to_act(enc.order, st.acted, active)
         ahead = enc.order if name is None else enc.order[:enc.order.index(name)]
-        passed = [n for n in ahead if n not in st.acted and n not in active]
-        st.acted += passed
-        enc.effects, ended = pass_turns(enc.effects, passed)
-        events += ended
+        events += _pass_over(enc, [n for n in ahead if n not in st.acted and n not in active])
         if name is not None:
             st.acted.append(name)
             enc.current = name
@@ -285,11 +282,16 @@ def _pass_round(enc: Encounter) -> list[Event]:
     """Nobody can act (everyone downed): the GM's `/init next` lets the round pass. The turns left in it pass all the
     same (the effects timed by them count down), and the next round begins, waiting for the GM in turn unless a heal
     has made someone active by then."""
-    st = KovEncounter.of(enc)
-    passed = [n for n in enc.order if n not in st.acted]
-    st.acted += passed
-    enc.effects, ended = pass_turns(enc.effects, passed)
-    return [*ended, _new_round(enc)]
+    acted = KovEncounter.of(enc).acted
+    return [*_pass_over(enc, [n for n in enc.order if n not in acted]), _new_round(enc)]
+
+
+def _pass_over(enc: Encounter, names: list[str]) -> list[Event]:
+    """The turns of ``names`` pass unplayed all the same: counted as taken this round, the effects timed by them
+    counting down."""
+    KovEncounter.of(enc).acted += names
+    enc.effects, ended = pass_turns(enc.effects, names)
+    return [*ended]
 
 
 def spend(enc: Encounter, c: Combatant) -> None:
