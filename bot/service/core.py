@@ -99,7 +99,8 @@ class Unreadable(IllegalAction):
 
 
 #: what still works once an encounter has ended
-AFTER_END = "`/log` and `/encounter export` show it here until a new encounter starts."
+AFTER_END = ("`/log` and `/encounter export` (only the GM's while it hides anything from players) show it here until a new "
+             "encounter starts.")
 
 
 def no_encounter(ended: bool = False) -> NotFound:

@@ -169,3 +169,15 @@ async def test_an_ended_fights_end_and_export_say_it_has_ended(h: Harness) -> No
     assert exported.files and "/encounter reveal" not in exported.text, exported.text
     again = (await h.run("gm", "/encounter end", confirm="true"))[0]
     assert again.ephemeral and "has ended" in again.text and "There is no encounter" not in again.text, again.text
+
+
+async def test_an_ended_fights_words_offer_a_player_no_export_that_is_refused(h: Harness) -> None:
+    """docs/commands.md: an ended fight's `/encounter export` is "only its GM" while it hides anything from players:
+    the words that say what still shows an ended fight (the end summary, the refusal of a command that needs a fight
+    under way) say so, not offering a player an export that is then refused."""
+    await started_cdg(h)
+    summary = "\n".join(s.text for s in await h.run("gm", "/encounter end", confirm="true"))
+    refused = (await h.run("bob", "/encounter status"))[0]
+    for text in (summary, refused.text):
+        assert "only the GM's while it hides anything from players" in text, text
+    assert "Only the GM" in (await h.run("bob", "/encounter export"))[0].text
